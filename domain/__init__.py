@@ -1,0 +1,1 @@
+"""Pure game logic: rules, state and events as frozen dataclasses; stdlib only."""

@@ -1,0 +1,1 @@
+"""What every game shares: decisions, randomness, viewers, rules contract, table."""

@@ -1,0 +1,63 @@
+"""The game contract: the functions every game module provides (DESIGN §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from domain.common.decision import Decision, Rejected
+from domain.common.rng import Rng
+from domain.common.seats import Viewer
+
+S = TypeVar("S")  # game state
+C = TypeVar("C")  # command union
+E = TypeVar("E")  # event union
+Cfg = TypeVar("Cfg")  # table options
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Scores by seat, winning seats (several on a tie) and whether play is over."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules(Generic[S, C, E, Cfg]):
+    """One game's rules policy and views, as pure functions.
+
+    ``events`` and ``values`` map stable stored names (``"qwirkle.TilesPlaced"``)
+    to the classes stored under them; names never change once games are stored.
+    """
+
+    name: str
+    min_players: int
+    max_players: int
+    config_type: type[Cfg]
+    # Refuses table options that make no sense, before anything is stored.
+    check_config: Callable[[Cfg, int], Rejected | None]
+    # The state before the opening events; setup's events are folded onto it.
+    initial_state: Callable[[int, Cfg], S]
+    setup: Callable[[S, Rng], tuple[E, ...]]
+    decide: Callable[[S, C, Rng], Decision[E]]
+    evolve: Callable[[S, E], S]
+    legal_moves: Callable[[S, int], Iterator[C]]
+    view: Callable[[S, Viewer], Any]
+    visible: Callable[[E, Viewer], E | None]
+    outcome: Callable[[S], Outcome]
+    # Seats the game waits for now (empty when nobody may act).
+    to_move: Callable[[S], tuple[int, ...]]
+    # The seat a command is issued for (commands carry the acting seat).
+    actor: Callable[[C], int]
+    events: Mapping[str, type[Any]]
+    commands: Mapping[str, type[Any]]
+    values: Mapping[str, type[Any]]
+
+    def fold(self, state: S, events: tuple[E, ...]) -> S:
+        """Returns ``state`` after applying ``events`` in order."""
+        for event in events:
+            state = self.evolve(state, event)
+        return state
