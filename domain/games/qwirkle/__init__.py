@@ -1,0 +1,118 @@
+"""Qwirkle: lay tiles from a private rack of six into lines on an open grid.
+
+Normative rules: ``shared/rules/qwirkle.md``. ``RULES`` is the game's entry in
+the registry; the stored names below never change once games are stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.common.rules import GameRules
+from domain.games.qwirkle.evolve import evolve
+from domain.games.qwirkle.legal import legal_moves
+from domain.games.qwirkle.model import (
+    Color,
+    Command,
+    EndBonusScored,
+    EndReason,
+    Event,
+    ExchangeTiles,
+    GameEnded,
+    Pass,
+    Phase,
+    Placement,
+    PlaceTiles,
+    QwirkleConfig,
+    Shape,
+    StartingPlayerChosen,
+    State,
+    Tile,
+    TilesDealt,
+    TilesDrawn,
+    TilesExchanged,
+    TilesPlaced,
+    TurnPassed,
+    TurnScored,
+)
+from domain.games.qwirkle.rules import actor, decide, outcome, to_move
+from domain.games.qwirkle.setup import check_config, initial_state, setup
+from domain.games.qwirkle.views import (
+    QwirklePrivate,
+    QwirklePublic,
+    QwirkleView,
+    view,
+    visible,
+)
+
+EVENTS: dict[str, type[Any]] = {
+    "qwirkle.TilesDealt": TilesDealt,
+    "qwirkle.StartingPlayerChosen": StartingPlayerChosen,
+    "qwirkle.TilesPlaced": TilesPlaced,
+    "qwirkle.TurnScored": TurnScored,
+    "qwirkle.TilesDrawn": TilesDrawn,
+    "qwirkle.TilesExchanged": TilesExchanged,
+    "qwirkle.TurnPassed": TurnPassed,
+    "qwirkle.EndBonusScored": EndBonusScored,
+    "qwirkle.GameEnded": GameEnded,
+}
+COMMANDS: dict[str, type[Any]] = {
+    "qwirkle.PlaceTiles": PlaceTiles,
+    "qwirkle.ExchangeTiles": ExchangeTiles,
+    "qwirkle.Pass": Pass,
+}
+VALUES: dict[str, type[Any]] = {
+    "qwirkle.Tile": Tile,
+    "qwirkle.Placement": Placement,
+    "qwirkle.Config": QwirkleConfig,
+}
+
+RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
+    name="qwirkle",
+    min_players=2,
+    max_players=6,
+    config_type=QwirkleConfig,
+    check_config=check_config,
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_moves=legal_moves,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    to_move=to_move,
+    actor=actor,
+    events=EVENTS,
+    commands=COMMANDS,
+    values=VALUES,
+)
+
+__all__ = [
+    "RULES",
+    "Color",
+    "Command",
+    "EndBonusScored",
+    "EndReason",
+    "Event",
+    "ExchangeTiles",
+    "GameEnded",
+    "Pass",
+    "Phase",
+    "PlaceTiles",
+    "Placement",
+    "QwirkleConfig",
+    "QwirklePrivate",
+    "QwirklePublic",
+    "QwirkleView",
+    "Shape",
+    "StartingPlayerChosen",
+    "State",
+    "Tile",
+    "TilesDealt",
+    "TilesDrawn",
+    "TilesExchanged",
+    "TilesPlaced",
+    "TurnPassed",
+    "TurnScored",
+]

@@ -1,0 +1,16 @@
+"""Game type name -> rules, the one list of the games this server plays."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.common.rules import GameRules
+from domain.games.qwirkle import RULES as QWIRKLE
+
+GAMES: Mapping[str, GameRules[Any, Any, Any, Any]] = {QWIRKLE.name: QWIRKLE}
+
+
+def rules_for(game_type: str) -> GameRules[Any, Any, Any, Any] | None:
+    """Returns the rules of a game type, or None when it is not played here."""
+    return GAMES.get(game_type)
