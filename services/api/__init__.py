@@ -1,0 +1,1 @@
+"""The gRPC adapter: servicers, conversions and error mapping."""

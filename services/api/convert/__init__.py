@@ -1,0 +1,1 @@
+"""Proto <-> domain conversions: one module per game, plus the shared envelopes."""

@@ -1,0 +1,147 @@
+"""The shared envelopes: ``Game``, ``Player`` and ``GameEvent`` messages.
+
+Everything a caller sees passes through the table's and the game's view and
+visibility functions for that caller first (DESIGN §5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from google.protobuf import timestamp_pb2
+from tabletop.v1 import event_pb2, game_pb2
+
+from domain.common import table as tables
+from domain.common.seats import Viewer
+from services.api.convert.registry import converter_for
+from services.records import GameRecord, RecordedEvent
+
+_STATES: Mapping[tables.TableStatus, int] = {
+    tables.TableStatus.WAITING_FOR_PLAYERS: game_pb2.GAME_STATE_WAITING_FOR_PLAYERS,
+    tables.TableStatus.IN_PROGRESS: game_pb2.GAME_STATE_IN_PROGRESS,
+    tables.TableStatus.FINISHED: game_pb2.GAME_STATE_FINISHED,
+}
+
+
+def game_name(game_id: UUID) -> str:
+    """Returns the resource name of a game."""
+    return f"games/{game_id}"
+
+
+def player_name(game_id: UUID, seat: int) -> str:
+    """Returns the resource name of a seat's player."""
+    return f"games/{game_id}/players/{seat}"
+
+
+def game_to_proto(record: GameRecord, viewer: Viewer, *, full: bool) -> game_pb2.Game:
+    """Returns the game as ``viewer`` may see it; ``full`` adds the game's view."""
+    table = record.table
+    converter = converter_for(table.game_type)
+    outcome = tables.outcome(table, record.rules)
+    scores = outcome.scores if outcome else ()
+    game = game_pb2.Game(
+        name=game_name(record.game_id),
+        game_type=converter.proto_type,  # type: ignore[arg-type]
+        state=_STATES[table.status],  # type: ignore[arg-type]
+        revision=record.revision,
+        move_count=record.move_count,
+        etag=f'W/"{record.revision}"',
+        create_time=_timestamp(record.created_at),
+        update_time=_timestamp(record.updated_at),
+        max_players=table.max_players,
+        seed_commitment=table.commitment,
+    )
+    for seat, holder in enumerate(table.seats):
+        game.players.append(
+            game_pb2.Player(
+                name=player_name(record.game_id, seat),
+                display_name=holder.display_name,
+                score=scores[seat] if seat < len(scores) else 0,
+                seat=seat,
+            )
+        )
+    to_move = record.rules.to_move(table.game) if table.game is not None else ()
+    if table.status is tables.TableStatus.IN_PROGRESS and len(to_move) == 1:
+        game.current_player = player_name(record.game_id, to_move[0])
+    if table.final is not None:
+        game.seed = table.final.seed
+        game.winners.extend(player_name(record.game_id, s) for s in table.final.winners)
+    getattr(game, converter.config_field).CopyFrom(
+        converter.config_to_proto(table.config)
+    )
+    if full and table.game is not None:
+        seen_as = tables.effective_viewer(table, viewer)
+        view = record.rules.view(table.game, seen_as)
+        names = _names(record.game_id)
+        getattr(game, converter.view_field).CopyFrom(
+            converter.view_to_proto(view, names)
+        )
+    return game
+
+
+def event_to_proto(
+    record: GameRecord, recorded: RecordedEvent, viewer: Viewer
+) -> event_pb2.GameEvent:
+    """Returns one recorded event as ``viewer`` may see it."""
+    game_id = record.game_id
+    message = event_pb2.GameEvent(
+        revision=recorded.revision,
+        move_number=recorded.move_number,
+        actor="" if recorded.actor is None else player_name(game_id, recorded.actor),
+        create_time=_timestamp(recorded.timestamp),
+    )
+    seen_as = tables.effective_viewer(record.table, viewer)
+    event = tables.visible(recorded.event, seen_as, record.rules)
+    if event is not None:
+        _set_event(message, record, event)
+    return message
+
+
+def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> None:
+    names = _names(record.game_id)
+    converter = converter_for(record.table.game_type)
+    match event:
+        case tables.GameCreated():
+            message.game_created.CopyFrom(
+                event_pb2.GameCreated(
+                    game_type=converter.proto_type,  # type: ignore[arg-type]
+                    seed_commitment=event.commitment,
+                    max_players=event.max_players,
+                )
+            )
+        case tables.PlayerJoined():
+            message.player_joined.CopyFrom(
+                event_pb2.PlayerJoined(
+                    player=names(event.seat), display_name=event.display_name
+                )
+            )
+        case tables.GameStarted():
+            order = [names(seat) for seat in range(event.players)]
+            message.game_started.CopyFrom(event_pb2.GameStarted(turn_order=order))
+        case tables.GameFinished():
+            message.game_finished.CopyFrom(
+                event_pb2.GameFinished(
+                    winners=[names(seat) for seat in event.winners],
+                    scores=[
+                        event_pb2.PlayerScore(player=names(seat), score=score)
+                        for seat, score in enumerate(event.scores)
+                    ],
+                    seed=event.seed,
+                )
+            )
+        case _:
+            game_event = converter.event_to_proto(event, names)
+            getattr(message, converter.event_field).CopyFrom(game_event)
+
+
+def _names(game_id: UUID) -> Any:
+    return lambda seat: player_name(game_id, seat)
+
+
+def _timestamp(moment: datetime) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(moment)
+    return stamp

@@ -1,0 +1,23 @@
+"""Game type -> its proto conversions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from services.api.convert import qwirkle
+from services.api.convert.base import GameConverter
+
+CONVERTERS: Mapping[str, GameConverter] = {
+    converter.game_type: converter for converter in (qwirkle.CONVERTER,)
+}
+_BY_PROTO = {converter.proto_type: converter for converter in CONVERTERS.values()}
+
+
+def converter_for(game_type: str) -> GameConverter:
+    """Returns the converter of a game type played by this server."""
+    return CONVERTERS[game_type]
+
+
+def converter_for_proto(proto_type: int) -> GameConverter | None:
+    """Returns the converter for a ``GameType`` enum value, None if unknown."""
+    return _BY_PROTO.get(proto_type)

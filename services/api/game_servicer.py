@@ -1,0 +1,312 @@
+"""``tabletop.v1.GameService``: authenticate, convert, call the use case, map back.
+
+No game logic lives here. Use cases are synchronous (the event store is), so each
+call runs in a worker thread and the asyncio loop stays free for other calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import grpc
+from eventsourcing.persistence import InterfaceError, OperationalError
+from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+
+from domain.common.decision import Rejected, RejectionKind, reject
+from domain.common.seats import Seat, Spectator
+from services.api.auth import bearer_token
+from services.api.convert.game import event_to_proto, game_to_proto, player_name
+from services.api.convert.moves import command_from_request
+from services.api.convert.registry import converter_for, converter_for_proto
+from services.api.errors import (
+    ApiError,
+    FieldViolation,
+    bad_request,
+    internal,
+    rejection_status,
+    unauthenticated,
+    unavailable,
+)
+from services.api.listing import parse_filter
+from services.api.requests import (
+    PageToken,
+    decode_page_token,
+    encode_page_token,
+    page_size,
+    parse_game_name,
+)
+from services.games import Applied, GamesApp, Seated, game_not_found
+from services.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+Metadata = Sequence[Any] | None
+R = TypeVar("R")
+T = TypeVar("T")
+
+_FIELDS = {  # the request field a table refusal is about
+    "INVALID_DISPLAY_NAME": "display_name",
+    "INVALID_PLAYER_COUNT": "game.max_players",
+    "INVALID_SEED": "seed",
+    "UNKNOWN_GAME_TYPE": "game.game_type",
+}
+
+
+class GameServicer(game_service_pb2_grpc.GameServiceServicer):
+    """Play and watch games; every answer is redacted for its caller."""
+
+    def __init__(self, app: GamesApp) -> None:
+        self.app = app
+
+    async def CreateGame(  # noqa: N802 (gRPC method names)
+        self, request: game_service_pb2.CreateGameRequest, context: Any
+    ) -> game_service_pb2.CreateGameResponse:
+        """Opens a table and seats the caller in seat 0."""
+        return await _serve(context, self._create_game, request)
+
+    async def GetGame(  # noqa: N802
+        self, request: game_service_pb2.GetGameRequest, context: Any
+    ) -> game_service_pb2.GetGameResponse:
+        """Returns the game as the caller may see it."""
+        return await _serve(context, self._get_game, request)
+
+    async def ListGames(  # noqa: N802
+        self, request: game_service_pb2.ListGamesRequest, context: Any
+    ) -> game_service_pb2.ListGamesResponse:
+        """Lists games, oldest first, as a spectator sees them."""
+        return await _serve(context, self._list_games, request)
+
+    async def JoinGame(  # noqa: N802
+        self, request: game_service_pb2.JoinGameRequest, context: Any
+    ) -> game_service_pb2.JoinGameResponse:
+        """Seats the caller at a table that has not started."""
+        return await _serve(context, self._join_game, request)
+
+    async def StartGame(  # noqa: N802
+        self, request: game_service_pb2.StartGameRequest, context: Any
+    ) -> game_service_pb2.StartGameResponse:
+        """Starts a game for a seated caller."""
+        return await _serve(context, self._start_game, request)
+
+    async def SubmitMove(  # noqa: N802
+        self, request: game_service_pb2.SubmitMoveRequest, context: Any
+    ) -> game_service_pb2.SubmitMoveResponse:
+        """Applies the caller's move if the rules accept it."""
+        return await _serve(context, self._submit_move, request)
+
+    async def ListLegalMoves(  # noqa: N802
+        self, request: game_service_pb2.ListLegalMovesRequest, context: Any
+    ) -> game_service_pb2.ListLegalMovesResponse:
+        """Lists the moves the caller could make now."""
+        return await _serve(context, self._list_legal_moves, request)
+
+    def _create_game(
+        self, request: game_service_pb2.CreateGameRequest, metadata: Metadata
+    ) -> game_service_pb2.CreateGameResponse:
+        del metadata  # anybody may open a table
+        game = request.game
+        converter = converter_for_proto(game.game_type)
+        if converter is None:
+            raise ApiError(
+                bad_request(
+                    "UNKNOWN_GAME_TYPE",
+                    "game.game_type must name a game played here, e.g. QWIRKLE.",
+                    [FieldViolation("game.game_type", "unknown or unspecified")],
+                )
+            )
+        member = game.WhichOneof("config")
+        if member not in (None, converter.config_field):
+            raise ApiError(_type_mismatch(f"game.{member}", converter.config_field))
+        config = converter.config_from_proto(getattr(game, converter.config_field))
+        seated = _accepted(
+            self.app.create_game(
+                converter.game_type,
+                config,
+                game.max_players,
+                request.display_name,
+                request.seed,
+                request.request_id,
+            )
+        )
+        return game_service_pb2.CreateGameResponse(**_seated_fields(seated))
+
+    def _join_game(
+        self, request: game_service_pb2.JoinGameRequest, metadata: Metadata
+    ) -> game_service_pb2.JoinGameResponse:
+        del metadata  # the seat token is issued by this call
+        game_id = parse_game_name(request.name)
+        seated = _accepted(
+            self.app.join_game(game_id, request.display_name, request.request_id)
+        )
+        return game_service_pb2.JoinGameResponse(**_seated_fields(seated))
+
+    def _get_game(
+        self, request: game_service_pb2.GetGameRequest, metadata: Metadata
+    ) -> game_service_pb2.GetGameResponse:
+        record = self._load(parse_game_name(request.name))
+        viewer = self.app.viewer_for(record, bearer_token(metadata))
+        if viewer is None:
+            raise ApiError(_invalid_credentials(record))
+        full = request.view != game_service_pb2.GAME_VIEW_BASIC
+        return game_service_pb2.GetGameResponse(
+            game=game_to_proto(record, viewer, full=full)
+        )
+
+    def _list_games(
+        self, request: game_service_pb2.ListGamesRequest, metadata: Metadata
+    ) -> game_service_pb2.ListGamesResponse:
+        del metadata  # listings show what a spectator sees
+        size = page_size(request.page_size, default=50, maximum=200)
+        wanted = parse_filter(request.filter)
+        token = decode_page_token(request.page_token, "games", request.filter)
+        full = request.view == game_service_pb2.GAME_VIEW_FULL
+        found = self.app.game_ids(token.position if token else 0, size)
+        response = game_service_pb2.ListGamesResponse()
+        for _, game_id in found:
+            record = self.app.get_game(game_id)
+            if record is None:
+                continue
+            game = game_to_proto(record, Spectator(), full=full)
+            if wanted.keeps(game):
+                response.games.append(game)
+        if len(found) == size:
+            last = PageToken("games", found[-1][0], request.filter)
+            response.next_page_token = encode_page_token(last)
+        return response
+
+    def _start_game(
+        self, request: game_service_pb2.StartGameRequest, metadata: Metadata
+    ) -> game_service_pb2.StartGameResponse:
+        game_id = parse_game_name(request.name)
+        token = bearer_token(metadata)
+        applied = _accepted(self.app.start_game(game_id, token, request.request_id))
+        viewer = self._viewer(applied.record, token)
+        return game_service_pb2.StartGameResponse(
+            game=game_to_proto(applied.record, viewer, full=True)
+        )
+
+    def _submit_move(
+        self, request: game_service_pb2.SubmitMoveRequest, metadata: Metadata
+    ) -> game_service_pb2.SubmitMoveResponse:
+        game_id = parse_game_name(request.name)
+        if request.expected_revision < 0:
+            raise ApiError(
+                bad_request(
+                    "INVALID_EXPECTED_REVISION",
+                    "expected_revision must not be negative (0 skips the check).",
+                    [FieldViolation("expected_revision", "must be >= 0")],
+                )
+            )
+        token = bearer_token(metadata)
+        applied: Applied = _accepted(
+            self.app.submit_move(
+                game_id,
+                token,
+                lambda record, seat: command_from_request(record, request.move, seat),
+                request.expected_revision,
+                request.request_id,
+            )
+        )
+        viewer = self._viewer(applied.record, token)
+        return game_service_pb2.SubmitMoveResponse(
+            game=game_to_proto(applied.record, viewer, full=True),
+            events=[event_to_proto(applied.record, e, viewer) for e in applied.events],
+        )
+
+    def _list_legal_moves(
+        self, request: game_service_pb2.ListLegalMovesRequest, metadata: Metadata
+    ) -> game_service_pb2.ListLegalMovesResponse:
+        game_id = parse_game_name(request.name)
+        size = page_size(request.page_size, default=100, maximum=1000)
+        record, moves = _accepted(self.app.legal_moves(game_id, bearer_token(metadata)))
+        token = decode_page_token(request.page_token, "legal-moves", request.name)
+        if token is not None and token.revision != record.revision:
+            raise ApiError(rejection_status(_moved_on(record.revision, token.revision)))
+        start = token.position if token else 0
+        converter = converter_for(record.table.game_type)
+        response = game_service_pb2.ListLegalMovesResponse(revision=record.revision)
+        for command in moves[start : start + size]:
+            move = response.moves.add()
+            getattr(move, converter.move_field).CopyFrom(
+                converter.move_to_proto(command)
+            )
+        if start + size < len(moves):
+            after = PageToken(
+                "legal-moves", start + size, request.name, record.revision
+            )
+            response.next_page_token = encode_page_token(after)
+        return response
+
+    def _load(self, game_id: Any) -> GameRecord:
+        record = self.app.get_game(game_id)
+        if record is None:
+            raise ApiError(rejection_status(game_not_found(game_id)))
+        return record
+
+    def _viewer(self, record: GameRecord, token: str | None) -> Seat:
+        viewer = self.app.viewer_for(record, token)
+        if not isinstance(viewer, Seat):  # the use case authenticated it already
+            raise ApiError(_invalid_credentials(record))
+        return viewer
+
+
+def _seated_fields(seated: Seated) -> dict[str, Any]:
+    record = seated.record
+    return {
+        "game": game_to_proto(record, Seat(seated.seat), full=True),
+        "player": player_name(record.game_id, seated.seat),
+        "seat_token": seated.token,
+    }
+
+
+def _accepted(result: T | Rejected) -> T:
+    if isinstance(result, Rejected):
+        raise ApiError(rejection_status(result, _FIELDS.get(result.reason, "")))
+    return result
+
+
+def _type_mismatch(field: str, expected: str) -> grpc.Status:
+    return bad_request(
+        "GAME_TYPE_MISMATCH",
+        f"{field} does not match the game's type; expected {expected}.",
+        [FieldViolation(field, f"expected {expected}")],
+        {"field": field, "expected": expected},
+    )
+
+
+def _invalid_credentials(record: GameRecord) -> grpc.Status:
+    return unauthenticated(
+        "INVALID_CREDENTIALS",
+        f"The seat token is not valid for games/{record.game_id}.",
+    )
+
+
+def _moved_on(current: int, token_revision: int) -> Rejected:
+    return reject(
+        "REVISION_MISMATCH",
+        f"The game moved on from revision {token_revision} to {current}; "
+        "list the legal moves again from the first page.",
+        "table/expected_revision",
+        RejectionKind.STALE,
+        currentRevision=current,
+        tokenRevision=token_revision,
+    )
+
+
+async def _serve(context: Any, handler: Callable[[R, Metadata], T], request: R) -> T:
+    try:
+        return await asyncio.to_thread(handler, request, context.invocation_metadata())
+    except ApiError as error:
+        await context.abort_with_status(error.status)
+    except (OperationalError, InterfaceError):
+        log.warning("event store unavailable", exc_info=True)
+        await context.abort_with_status(
+            unavailable("The game store is unavailable; retry shortly.")
+        )
+    except Exception:
+        log.exception("unhandled error in %s", handler.__name__)
+        await context.abort_with_status(internal())
+    raise AssertionError  # abort_with_status always raises

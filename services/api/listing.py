@@ -1,0 +1,66 @@
+"""The ``ListGames`` filter: ``game_type = QWIRKLE AND state = IN_PROGRESS``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tabletop.v1 import game_pb2
+
+from services.api.errors import ApiError, FieldViolation, bad_request
+
+_CLAUSE = re.compile(r"^\s*(game_type|state)\s*=\s*\"?([A-Za-z_]+)\"?\s*$")
+_AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    """What a listing keeps: a game type and/or a lifecycle state (0 = any)."""
+
+    game_type: int = 0
+    state: int = 0
+
+    def keeps(self, game: game_pb2.Game) -> bool:
+        """Tells whether a game passes the filter."""
+        return (not self.game_type or game.game_type == self.game_type) and (
+            not self.state or game.state == self.state
+        )
+
+
+def parse_filter(text: str) -> GameFilter:
+    """Returns the filter a ``ListGames`` request asks for."""
+    if not text.strip():
+        return GameFilter()
+    game_type = state = 0
+    for clause in _AND.split(text.strip()):
+        match = _CLAUSE.match(clause)
+        if match is None:
+            raise _invalid(f"cannot read {clause.strip()!r}")
+        key, value = match.group(1), match.group(2).upper()
+        if (game_type if key == "game_type" else state) != 0:
+            raise _invalid(f"{key} appears twice")
+        if key == "game_type":
+            game_type = _enum_value(game_pb2.GameType, "GAME_TYPE_", value)
+        else:
+            state = _enum_value(game_pb2.GameState, "GAME_STATE_", value)
+    return GameFilter(game_type, state)
+
+
+def _enum_value(enum: object, prefix: str, value: str) -> int:
+    names: dict[str, int] = dict(enum.items())  # type: ignore[attr-defined]
+    number = names.get(value if value.startswith(prefix) else prefix + value, 0)
+    if not number:
+        known = ", ".join(n.removeprefix(prefix) for n, v in names.items() if v)
+        raise _invalid(f"{value} is not one of {known}")
+    return number
+
+
+def _invalid(problem: str) -> ApiError:
+    return ApiError(
+        bad_request(
+            "INVALID_FILTER",
+            "filter supports 'game_type = <TYPE>' and 'state = <STATE>' joined by "
+            f"AND; {problem}.",
+            [FieldViolation("filter", problem)],
+        )
+    )

@@ -1,0 +1,116 @@
+"""Domain values <-> JSON-ready data, under stable names chosen by the games.
+
+Every dataclass is written as ``{"_type": <stable name>, <field>: ...}``; enums
+as their values; tuples as lists; mappings as lists of ``[key, value]`` pairs.
+Decoding follows the dataclass field types, so a stored event never depends on
+a Python module path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+TYPE_KEY = "_type"
+
+
+class Codec:
+    """Encodes and decodes the registered dataclasses (and what they contain)."""
+
+    def __init__(self, names: Mapping[str, type[Any]]) -> None:
+        self._by_name = dict(names)
+        self._by_type = {cls: name for name, cls in names.items()}
+        if len(self._by_type) != len(self._by_name):
+            msg = "a class is registered under two names"
+            raise ValueError(msg)
+
+    def name_of(self, value: object) -> str:
+        """Returns the stable name a dataclass instance is stored under."""
+        try:
+            return self._by_type[type(value)]
+        except KeyError:
+            msg = f"{type(value).__qualname__} has no stable name"
+            raise TypeError(msg) from None
+
+    def encode(self, value: object) -> Any:
+        """Returns JSON-ready data for a registered value."""
+        if value is None or isinstance(value, bool | int | str | float):
+            return value.value if isinstance(value, enum.Enum) else value
+        if isinstance(value, enum.Enum):
+            return value.value
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            data: dict[str, Any] = {TYPE_KEY: self.name_of(value)}
+            for field in dataclasses.fields(value):
+                data[field.name] = self.encode(getattr(value, field.name))
+            return data
+        if isinstance(value, tuple | list | frozenset):
+            return [self.encode(item) for item in value]
+        if isinstance(value, Mapping):
+            return [[self.encode(k), self.encode(v)] for k, v in value.items()]
+        msg = f"cannot encode {type(value).__qualname__}"
+        raise TypeError(msg)
+
+    def decode(self, data: Any, hint: Any = object) -> Any:
+        """Returns the value that ``encode`` turned into ``data``."""
+        if isinstance(data, dict) and TYPE_KEY in data:
+            return self._decode_dataclass(data)
+        origin = typing.get_origin(hint)
+        args = typing.get_args(hint)
+        if origin in (types.UnionType, typing.Union):
+            return self._decode_union(data, args)
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            return hint(data)
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:  # noqa: PLR2004
+                return tuple(self.decode(item, args[0]) for item in data)
+            return tuple(self.decode(i, h) for i, h in zip(data, args, strict=True))
+        if origin in (Mapping, dict):
+            key_hint, value_hint = args or (object, object)
+            return {
+                self.decode(k, key_hint): self.decode(v, value_hint) for k, v in data
+            }
+        if origin is frozenset:
+            return frozenset(self.decode(item, args[0]) for item in data)
+        return data
+
+    def _decode_dataclass(self, data: dict[str, Any]) -> Any:
+        cls = self._by_name.get(data[TYPE_KEY])
+        if cls is None:
+            msg = f"unknown stored type {data[TYPE_KEY]!r}"
+            raise ValueError(msg)
+        hints = _hints(cls)
+        kwargs = {
+            field.name: self.decode(data[field.name], hints[field.name])
+            for field in dataclasses.fields(cls)
+            if field.name in data
+        }
+        return cls(**kwargs)
+
+    def _decode_union(self, data: Any, options: tuple[Any, ...]) -> Any:
+        if data is None:
+            return None
+        for option in options:
+            if isinstance(option, type) and issubclass(option, enum.Enum):
+                try:
+                    return option(data)
+                except ValueError:
+                    continue
+            if option is type(None):
+                continue
+            if typing.get_origin(option) is tuple and isinstance(data, list):
+                return self.decode(data, option)
+        return data
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints

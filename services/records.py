@@ -1,0 +1,164 @@
+"""The storage envelope of a game's events and the fold that loads a game.
+
+Domain events are pure dataclasses. Each is stored inside one envelope whose
+topic is the event's stable name (``qwirkle.TilesPlaced``), with who caused it,
+the move it belongs to and the request that carried it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeAlias
+from uuid import UUID
+
+from eventsourcing.utils import register_topic
+
+from domain.common import table as tables
+from domain.common.rules import GameRules
+from domain.games.registry import GAMES
+from services.codec import TYPE_KEY, Codec
+
+Rules: TypeAlias = GameRules[Any, Any, Any, Any]
+
+NO_ACTOR = -1  # the system (setup, game end), not a seat
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """The envelope stored for every event; subclassed once per stable name."""
+
+    TOPIC = "tabletop.StoredEvent"
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    payload: dict[str, Any]
+    actor: int
+    move_number: int
+    request_id: str
+
+
+@functools.cache
+def envelope_type(name: str) -> type[StoredEvent]:
+    """Returns the envelope class stored under topic ``name`` (and registers it)."""
+    cls = type(f"Stored[{name}]", (StoredEvent,), {"TOPIC": name})
+    register_topic(name, cls)
+    return cls
+
+
+def _all_names() -> dict[str, type[Any]]:
+    names: dict[str, type[Any]] = dict(tables.TABLE_EVENTS)
+    for rules in GAMES.values():
+        for registry in (rules.events, rules.commands, rules.values):
+            names.update(registry)
+    return names
+
+
+CODEC = Codec(_all_names())
+EVENT_NAMES: tuple[str, ...] = (
+    *tables.TABLE_EVENTS,
+    *(name for rules in GAMES.values() for name in rules.events),
+)
+for _name in EVENT_NAMES:
+    envelope_type(_name)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """A stored event, decoded: its revision, move, actor and the domain event."""
+
+    revision: int
+    move_number: int
+    actor: int | None
+    timestamp: datetime
+    request_id: str
+    event: Any
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game as loaded: its table state and where its event stream stands."""
+
+    game_id: UUID
+    rules: Rules
+    table: tables.Table
+    revision: int
+    move_count: int
+    created_at: datetime
+    updated_at: datetime
+
+
+def wrap(
+    game_id: UUID,
+    revision: int,
+    event: object,
+    *,
+    timestamp: datetime,
+    actor: int | None,
+    move_number: int,
+    request_id: str,
+) -> StoredEvent:
+    """Returns the envelope that stores ``event`` at ``revision``."""
+    cls = envelope_type(CODEC.name_of(event))
+    return cls(
+        originator_id=game_id,
+        originator_version=revision,
+        timestamp=timestamp,
+        payload=CODEC.encode(event),
+        actor=NO_ACTOR if actor is None else actor,
+        move_number=move_number,
+        request_id=request_id,
+    )
+
+
+def unwrap(stored: StoredEvent) -> RecordedEvent:
+    """Returns the decoded event of an envelope."""
+    return RecordedEvent(
+        revision=stored.originator_version,
+        move_number=stored.move_number,
+        actor=None if stored.actor == NO_ACTOR else stored.actor,
+        timestamp=stored.timestamp,
+        request_id=stored.request_id,
+        event=CODEC.decode(stored.payload),
+    )
+
+
+def fold(game_id: UUID, recorded: Iterable[RecordedEvent]) -> GameRecord | None:
+    """Returns the game folded from its events, None when there are none."""
+    record: GameRecord | None = None
+    for item in recorded:
+        record = advance(record, game_id, item)
+    return record
+
+
+def advance(
+    record: GameRecord | None, game_id: UUID, item: RecordedEvent
+) -> GameRecord:
+    """Returns ``record`` after one more recorded event."""
+    if record is None:
+        created = item.event
+        if not isinstance(created, tables.GameCreated):
+            msg = f"game {game_id} does not start with GameCreated"
+            raise ValueError(msg)
+        rules = GAMES[created.game_type]
+        table = tables.evolve(None, created, rules)
+        return GameRecord(
+            game_id, rules, table, item.revision, 0, item.timestamp, item.timestamp
+        )
+    return GameRecord(
+        game_id=game_id,
+        rules=record.rules,
+        table=tables.evolve(record.table, item.event, record.rules),
+        revision=item.revision,
+        move_count=max(record.move_count, item.move_number),
+        created_at=record.created_at,
+        updated_at=item.timestamp,
+    )
+
+
+def is_encoded_type(data: Mapping[str, Any], name: str) -> bool:
+    """Tells whether encoded data holds a value of stable name ``name``."""
+    return data.get(TYPE_KEY) == name

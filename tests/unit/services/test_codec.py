@@ -1,0 +1,223 @@
+"""The codec that stores domain values as JSON under stable names."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from domain.common import table as tables
+from domain.games.qwirkle import (
+    RULES,
+    Color,
+    EndReason,
+    ExchangeTiles,
+    GameEnded,
+    Pass,
+    Placement,
+    PlaceTiles,
+    QwirkleConfig,
+    Shape,
+    Tile,
+    TilesPlaced,
+    TurnPassed,
+)
+from services.codec import TYPE_KEY, Codec
+from services.records import CODEC
+from tests.helpers import play_to_end, random_legal_move, started_table
+
+GAMES = [(1, 2), (2, 3), (3, 4)]  # (random.Random seed, players)
+STABLE_NAME = re.compile(r"^(table|qwirkle)\.[A-Z][A-Za-z]*$")
+RED_CIRCLE = Tile(Color.RED, Shape.CIRCLE)
+BLUE_CLOVER = Tile(Color.BLUE, Shape.CLOVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Unregistered:
+    value: int
+
+
+def round_trip(value: object) -> Any:
+    return CODEC.decode(json.loads(json.dumps(CODEC.encode(value))))
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[list[Any], list[Any]]:
+    """Every event and command of a few complete games between random bots."""
+    events: list[Any] = []
+    commands: list[Any] = []
+    for game_seed, players in GAMES:
+        rnd = random.Random(game_seed)
+        table, opening = started_table(players, seed=rnd.randbytes(32))
+        _, played_events, played_commands = play_to_end(table, random_legal_move(rnd))
+        events += opening + played_events
+        commands += played_commands
+    return events, commands
+
+
+RARE_VALUES: list[Any] = [
+    TurnPassed(seat=1),
+    GameEnded(EndReason.DEADLOCK, ((RED_CIRCLE, BLUE_CLOVER), ())),
+    GameEnded(EndReason.HAND_EMPTIED, ((), (RED_CIRCLE,))),
+    Pass(seat=0),
+    PlaceTiles(1, (Placement(RED_CIRCLE, 0, 0), Placement(BLUE_CLOVER, -1, 5))),
+    ExchangeTiles(2, (RED_CIRCLE, RED_CIRCLE)),
+    tables.GameCreated("qwirkle", QwirkleConfig(), 4, "ab" * 32, ""),
+    tables.PlayerJoined(3, "Zoë — ☃", "f" * 64),
+    tables.GameStarted(4),
+    tables.GameFinished((0, 12, 12), (1, 2), "00" * 32),
+    Placement(BLUE_CLOVER, -107, 108),
+    QwirkleConfig(),
+]
+
+
+def test_every_event_of_real_play_survives_a_json_round_trip(
+    played: tuple[list[Any], list[Any]],
+) -> None:
+    events, _ = played
+    for event in events:
+        assert round_trip(event) == event
+
+
+def test_every_command_of_real_play_survives_a_json_round_trip(
+    played: tuple[list[Any], list[Any]],
+) -> None:
+    _, commands = played
+    for command in commands:
+        assert round_trip(command) == command
+
+
+def test_real_play_produces_every_stored_event_but_a_pass(
+    played: tuple[list[Any], list[Any]],
+) -> None:
+    events, commands = played
+    seen = {CODEC.name_of(event) for event in events}
+    expected = {*tables.TABLE_EVENTS, *RULES.events} - {"qwirkle.TurnPassed"}
+    assert seen == expected
+    assert {type(c) for c in commands} == {PlaceTiles, ExchangeTiles}
+
+
+@pytest.mark.parametrize("value", RARE_VALUES, ids=lambda v: type(v).__name__)
+def test_one_of_each_value_play_rarely_makes_survives_a_json_round_trip(
+    value: Any,
+) -> None:
+    assert round_trip(value) == value
+
+
+def test_decoding_restores_tuples_and_enums_not_lists_and_strings() -> None:
+    decoded = round_trip(GameEnded(EndReason.DEADLOCK, ((RED_CIRCLE,), ())))
+    assert isinstance(decoded.reason, EndReason)
+    assert isinstance(decoded.racks, tuple)
+    assert all(isinstance(rack, tuple) for rack in decoded.racks)
+    assert isinstance(decoded.racks[0][0].color, Color)
+
+
+def test_the_stored_form_names_classes_by_their_stable_names() -> None:
+    event = TilesPlaced(2, (Placement(RED_CIRCLE, 0, -1),))
+    assert CODEC.encode(event) == {
+        TYPE_KEY: "qwirkle.TilesPlaced",
+        "seat": 2,
+        "placements": [
+            {
+                TYPE_KEY: "qwirkle.Placement",
+                "tile": {TYPE_KEY: "qwirkle.Tile", "color": "red", "shape": "circle"},
+                "x": 0,
+                "y": -1,
+            }
+        ],
+    }
+
+
+def test_table_events_are_stored_under_table_names() -> None:
+    created = tables.GameCreated("qwirkle", QwirkleConfig(), 2, "c", "s")
+    assert CODEC.encode(created) == {
+        TYPE_KEY: "table.GameCreated",
+        "game_type": "qwirkle",
+        "config": {TYPE_KEY: "qwirkle.Config"},
+        "max_players": 2,
+        "commitment": "c",
+        "seed": "s",
+    }
+
+
+def collect_type_names(data: Any) -> set[str]:
+    if isinstance(data, dict):
+        names = {data[TYPE_KEY]} if TYPE_KEY in data else set()
+        for value in data.values():
+            names |= collect_type_names(value)
+        return names
+    if isinstance(data, list):
+        return set().union(*(collect_type_names(item) for item in data))
+    return set()
+
+
+def test_no_stored_form_holds_a_python_module_path(
+    played: tuple[list[Any], list[Any]],
+) -> None:
+    events, commands = played
+    encoded = [CODEC.encode(value) for value in [*events, *commands, *RARE_VALUES]]
+    names = collect_type_names(encoded)
+    assert names
+    assert all(STABLE_NAME.match(name) for name in names), names
+    text = json.dumps(encoded)
+    for module_path in ("domain.", "services.", "__main__", "model."):
+        assert module_path not in text
+
+
+def test_every_registered_name_is_stable_and_names_one_class() -> None:
+    registered = {
+        **tables.TABLE_EVENTS,
+        **RULES.events,
+        **RULES.commands,
+        **RULES.values,
+    }
+    assert all(STABLE_NAME.match(name) for name in registered)
+    for name, cls in registered.items():
+        assert CODEC._by_type[cls] == name
+
+
+def test_an_unknown_stored_type_name_raises_value_error() -> None:
+    with pytest.raises(ValueError, match=r"qwirkle\.TilesStolen"):
+        CODEC.decode({TYPE_KEY: "qwirkle.TilesStolen", "seat": 0})
+
+
+def test_a_module_path_is_not_a_stored_type_name() -> None:
+    with pytest.raises(ValueError, match="unknown stored type"):
+        CODEC.decode({TYPE_KEY: "domain.games.qwirkle.model:TurnPassed", "seat": 0})
+
+
+def test_an_unregistered_class_raises_type_error() -> None:
+    with pytest.raises(TypeError, match="Unregistered"):
+        CODEC.encode(Unregistered(1))
+
+
+def test_an_unregistered_class_inside_a_registered_one_raises_type_error() -> None:
+    with pytest.raises(TypeError, match="Unregistered"):
+        CODEC.encode(TilesPlaced(0, (Unregistered(1),)))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [object(), {1, 2}, b"bytes"], ids=repr)
+def test_a_value_json_cannot_hold_raises_type_error(value: object) -> None:
+    with pytest.raises(TypeError, match="cannot encode"):
+        CODEC.encode(value)
+
+
+def test_a_codec_refuses_one_class_under_two_names() -> None:
+    with pytest.raises(ValueError, match="two names"):
+        Codec({"test.One": Unregistered, "test.Two": Unregistered})
+
+
+def test_a_codec_round_trips_mappings_as_pairs() -> None:
+    @dataclass(frozen=True)
+    class Board:
+        cells: dict[tuple[int, int], Tile]
+
+    codec = Codec({"test.Board": Board, "qwirkle.Tile": Tile})
+    board = Board({(0, 0): RED_CIRCLE, (-1, 0): BLUE_CLOVER})
+    encoded = codec.encode(board)
+    assert encoded["cells"][0][0] == [0, 0]
+    assert codec.decode(json.loads(json.dumps(encoded))) == board
