@@ -1,0 +1,1 @@
+"""What touches the outside: settings, persistence, the server process, the CLI."""

@@ -1,0 +1,83 @@
+"""The ``tabletop`` command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from infra.settings import Settings, SettingsError, persistence_env
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Returns the command-line parser."""
+    defaults = Settings.from_env()
+    parser = argparse.ArgumentParser(
+        prog="tabletop",
+        description="Tabletop: an event-sourced backend for turn-based tabletop "
+        "games, served over gRPC.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = commands.add_parser(
+        "serve",
+        help="run the gRPC server",
+        description="Run the gRPC game server until SIGINT or SIGTERM.",
+    )
+    serve.add_argument(
+        "--listen",
+        default=defaults.listen,
+        help="host:port to listen on; port 0 picks a free one "
+        "(env TABLETOP_LISTEN, default %(default)s)",
+    )
+    serve.add_argument(
+        "--database",
+        default=defaults.database,
+        help="postgresql://user:password@host:port/dbname, sqlite:///path, or "
+        "memory: (env TABLETOP_DATABASE, default %(default)s)",
+    )
+    serve.add_argument(
+        "--dev",
+        action="store_true",
+        default=defaults.dev_mode,
+        help="development mode: accept client-chosen seeds in CreateGame "
+        "(env TABLETOP_DEV_MODE)",
+    )
+    serve.add_argument(
+        "--no-reflection",
+        dest="reflection",
+        action="store_false",
+        default=defaults.reflection,
+        help="do not serve gRPC reflection (env TABLETOP_REFLECTION=0)",
+    )
+    serve.add_argument("--log-level", default="INFO", help="default %(default)s")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    settings = Settings(
+        listen=args.listen,
+        database=args.database,
+        dev_mode=args.dev,
+        reflection=args.reflection,
+    )
+    try:
+        persistence_env(settings.database)
+    except SettingsError as error:
+        print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
+        return 2
+    from infra.server import serve  # noqa: PLC0415 (keeps --help fast)
+
+    asyncio.run(serve(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""The asyncio gRPC server: game service, health, reflection, graceful stop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+import grpc
+import psycopg
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from psycopg import sql
+from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+
+from infra.settings import Settings, describe, persistence_env
+from services.api.game_servicer import GameServicer
+from services.games import GamesApp
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+# Keepalive for mobile clients (API.md §2.7): allow pings every 20 s while a call
+# is open, drop idle connections after 15 min, recycle connections every 30 min.
+SERVER_OPTIONS = (
+    ("grpc.keepalive_time_ms", 60_000),
+    ("grpc.keepalive_timeout_ms", 20_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", 20_000),
+    ("grpc.max_connection_idle_ms", 900_000),
+    ("grpc.max_connection_age_ms", 1_800_000),
+    ("grpc.max_connection_age_grace_ms", 300_000),
+    ("grpc.max_receive_message_length", 1 << 20),
+)
+
+
+def create_app(settings: Settings) -> GamesApp:
+    """Returns the games application on the configured event store."""
+    env = persistence_env(settings.database)
+    if "POSTGRES_SCHEMA" in env:
+        ensure_schema(env)
+    return GamesApp(env, allow_client_seed=settings.dev_mode)
+
+
+def ensure_schema(env: dict[str, str]) -> None:
+    """Creates the configured PostgreSQL schema when it does not exist yet."""
+    with psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=int(env["POSTGRES_PORT"]),
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"] or None,
+        dbname=env["POSTGRES_DBNAME"],
+        autocommit=True,
+    ) as connection:
+        statement = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+            sql.Identifier(env["POSTGRES_SCHEMA"])
+        )
+        connection.execute(statement)
+
+
+async def create_server(
+    settings: Settings, app: GamesApp
+) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
+    """Returns a started server, the port it listens on, and its health service."""
+    server = grpc.aio.server(options=SERVER_OPTIONS)
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    if settings.reflection:
+        names = (
+            SERVICE_NAME,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        )
+        reflection.enable_server_reflection(names, server)
+    port = server.add_insecure_port(settings.listen)
+    if port == 0:
+        msg = f"cannot listen on {settings.listen}"
+        raise OSError(msg)
+    await server.start()
+    for service in ("", SERVICE_NAME):
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    return server, port, health_servicer
+
+
+async def serve(settings: Settings, grace_seconds: float = 10.0) -> None:
+    """Runs the server until SIGINT or SIGTERM, then stops it gracefully."""
+    app = create_app(settings)
+    server, port, health_servicer = await create_server(settings, app)
+    host = settings.listen.rsplit(":", 1)[0]
+    log.info(
+        "tabletop listening on %s:%d (database %s%s)",
+        host,
+        port,
+        describe(settings.database),
+        ", development mode" if settings.dev_mode else "",
+    )
+    print(f"tabletop: listening on {host}:{port}", flush=True)  # noqa: T201
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    log.info(
+        "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
+    )
+    await health_servicer.enter_graceful_shutdown()
+    await server.stop(grace_seconds)
+    app.close()

@@ -1,0 +1,92 @@
+"""Server settings from flags and environment, and the event store they select.
+
+The database is a URL: ``postgresql://user:password@host:port/dbname`` for
+PostgreSQL (through psycopg 3; add ``?schema=name`` to use a schema other than
+``public``, created when missing), ``sqlite:///path/to/file.sqlite3`` for the
+embedded store, or ``memory:`` for a store that forgets everything on exit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+DEFAULT_LISTEN = "127.0.0.1:50051"
+DEFAULT_DATABASE = "sqlite:///var/tabletop.sqlite3"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used, with a message for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How one server process runs."""
+
+    listen: str = DEFAULT_LISTEN
+    database: str = DEFAULT_DATABASE
+    dev_mode: bool = False
+    reflection: bool = True
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        """Returns settings from ``TABLETOP_*`` environment variables."""
+        return cls(
+            listen=environ.get("TABLETOP_LISTEN", DEFAULT_LISTEN),
+            database=environ.get("TABLETOP_DATABASE", DEFAULT_DATABASE),
+            dev_mode=_flag(environ.get("TABLETOP_DEV_MODE", "")),
+            reflection=_flag(environ.get("TABLETOP_REFLECTION", "1")),
+        )
+
+
+def persistence_env(database: str) -> dict[str, str]:
+    """Returns the eventsourcing environment that selects the event store."""
+    parts = urlsplit(database)
+    if parts.scheme in ("postgresql", "postgres"):
+        try:
+            port = parts.port or 5432
+        except ValueError:
+            msg = f"cannot use database {describe(database)!r}: the port is not valid"
+            raise SettingsError(msg) from None
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(port),
+            "POSTGRES_USER": unquote(parts.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(parts.password or ""),
+            "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
+        }
+        schema = parse_qs(parts.query).get("schema", [""])[0]
+        if schema:
+            env["POSTGRES_SCHEMA"] = schema
+        return env
+    if parts.scheme == "sqlite":
+        path = Path(unquote(parts.path.removeprefix("/")))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(path),
+        }
+    if database == "memory:":
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    msg = (
+        f"cannot use database {database!r}: expected postgresql://..., "
+        "sqlite:///path or memory:"
+    )
+    raise SettingsError(msg)
+
+
+def describe(database: str) -> str:
+    """Returns the database URL without its password, for logs."""
+    parts = urlsplit(database)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return parts._replace(netloc=netloc).geturl()
+    return database
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}

@@ -1,0 +1,198 @@
+"""Server settings: the database URL and the event store it selects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from infra.settings import (
+    DEFAULT_DATABASE,
+    DEFAULT_LISTEN,
+    Settings,
+    SettingsError,
+    describe,
+    persistence_env,
+)
+
+# --- PostgreSQL ---
+
+
+def test_a_postgresql_url_selects_postgres_with_every_part() -> None:
+    assert persistence_env("postgresql://alice:s3cret@db.example:6543/games") == {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_HOST": "db.example",
+        "POSTGRES_PORT": "6543",
+        "POSTGRES_USER": "alice",
+        "POSTGRES_PASSWORD": "s3cret",
+        "POSTGRES_DBNAME": "games",
+    }
+
+
+def test_the_postgres_scheme_is_accepted_too() -> None:
+    env = persistence_env("postgres://alice@db.example/games")
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert env["POSTGRES_DBNAME"] == "games"
+
+
+def test_percent_escapes_in_user_and_password_are_decoded() -> None:
+    env = persistence_env("postgresql://al%40ice:p%40ss%3Aw%2Frd%25@localhost/games")
+    assert env["POSTGRES_USER"] == "al@ice"
+    assert env["POSTGRES_PASSWORD"] == "p@ss:w/rd%"
+
+
+def test_percent_escapes_in_the_database_name_are_decoded() -> None:
+    env = persistence_env("postgresql://alice@localhost/my%20games")
+    assert env["POSTGRES_DBNAME"] == "my games"
+
+
+def test_a_bare_postgresql_url_uses_the_defaults() -> None:
+    assert persistence_env("postgresql://") == {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_HOST": "127.0.0.1",
+        "POSTGRES_PORT": "5432",
+        "POSTGRES_USER": "postgres",
+        "POSTGRES_PASSWORD": "",
+        "POSTGRES_DBNAME": "postgres",
+    }
+
+
+def test_a_url_with_only_a_host_defaults_port_user_password_and_database() -> None:
+    env = persistence_env("postgresql://db.example")
+    assert env["POSTGRES_HOST"] == "db.example"
+    assert env["POSTGRES_PORT"] == "5432"
+    assert env["POSTGRES_USER"] == "postgres"
+    assert env["POSTGRES_PASSWORD"] == ""
+    assert env["POSTGRES_DBNAME"] == "postgres"
+
+
+def test_an_ipv6_host_loses_its_brackets() -> None:
+    env = persistence_env("postgresql://[::1]:5433/games")
+    assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"]) == ("::1", "5433")
+
+
+def test_a_schema_query_parameter_selects_the_schema() -> None:
+    env = persistence_env("postgresql://localhost/games?schema=tabletop_test")
+    assert env["POSTGRES_SCHEMA"] == "tabletop_test"
+    assert "POSTGRES_SCHEMA" not in persistence_env("postgresql://localhost/games")
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql://localhost:notaport/games", "postgresql://localhost:70000/g"]
+)
+def test_a_bad_port_is_a_settings_error(url: str) -> None:
+    with pytest.raises(SettingsError):
+        persistence_env(url)
+
+
+# --- SQLite and memory ---
+
+
+def test_a_relative_sqlite_path_is_relative_to_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    env = persistence_env("sqlite:///var/tabletop.sqlite3")
+    assert env == {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": "var/tabletop.sqlite3",
+    }
+    assert (tmp_path / "var").is_dir()
+
+
+def test_an_absolute_sqlite_path_keeps_its_leading_slash(tmp_path: Path) -> None:
+    database = tmp_path / "nested" / "dir" / "games.sqlite3"
+    env = persistence_env(f"sqlite:///{database}")
+    assert str(database).startswith("/")
+    assert env == {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(database),
+    }
+    assert database.parent.is_dir()
+    assert not database.exists()
+
+
+def test_percent_escapes_in_a_sqlite_path_are_decoded(tmp_path: Path) -> None:
+    env = persistence_env(f"sqlite:///{tmp_path}/my%20games.sqlite3")
+    assert env["SQLITE_DBNAME"] == f"{tmp_path}/my games.sqlite3"
+
+
+def test_memory_selects_the_in_memory_store() -> None:
+    assert persistence_env("memory:") == {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://localhost/games", "", "games.sqlite3", "memory", "http://x/y"]
+)
+def test_an_unknown_scheme_is_a_settings_error(url: str) -> None:
+    with pytest.raises(SettingsError, match="cannot use database"):
+        persistence_env(url)
+
+
+def test_a_settings_error_is_a_value_error() -> None:
+    assert issubclass(SettingsError, ValueError)
+
+
+# --- describe ---
+
+
+def test_describe_hides_the_password() -> None:
+    url = "postgresql://alice:s3cret@db.example:6543/games"
+    assert describe(url) == "postgresql://alice:***@db.example:6543/games"
+
+
+def test_describe_hides_a_percent_escaped_password() -> None:
+    described = describe("postgresql://alice:p%40ss%3Aword@localhost/games")
+    assert described == "postgresql://alice:***@localhost/games"
+    assert "p%40ss" not in described
+
+
+def test_describe_hides_a_password_equal_to_the_user_name() -> None:
+    assert (
+        describe("postgresql://pw:pw@localhost/g") == "postgresql://pw:***@localhost/g"
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://alice@localhost/games", "sqlite:///var/t.sqlite3", "memory:"],
+)
+def test_describe_leaves_a_url_without_a_password_unchanged(url: str) -> None:
+    assert describe(url) == url
+
+
+# --- Settings ---
+
+
+def test_settings_default_to_loopback_and_the_embedded_database() -> None:
+    settings = Settings.from_env({})
+    assert settings == Settings(DEFAULT_LISTEN, DEFAULT_DATABASE, False, True)
+    assert DEFAULT_DATABASE.startswith("sqlite:///")
+
+
+def test_settings_come_from_tabletop_environment_variables() -> None:
+    settings = Settings.from_env(
+        {
+            "TABLETOP_LISTEN": "0.0.0.0:6000",
+            "TABLETOP_DATABASE": "memory:",
+            "TABLETOP_DEV_MODE": " Yes ",
+            "TABLETOP_REFLECTION": "off",
+        }
+    )
+    assert settings == Settings("0.0.0.0:6000", "memory:", True, False)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1", True),
+        ("true", True),
+        ("ON", True),
+        ("0", False),
+        ("no", False),
+        ("", False),
+        ("maybe", False),
+    ],
+)
+def test_a_flag_is_on_only_for_a_yes_word(value: str, expected: bool) -> None:
+    assert Settings.from_env({"TABLETOP_DEV_MODE": value}).dev_mode is expected
