@@ -1,0 +1,87 @@
+"""A real ``tabletop serve`` process on a loopback port, PostgreSQL behind it."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2
+from tabletop.v1 import game_service_pb2_grpc
+
+from tests.e2e.client import health_status
+from tests.pg import fresh_schema
+
+_LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
+
+
+@dataclass
+class Server:
+    """A running server process and a channel to it."""
+
+    process: subprocess.Popen[str]
+    address: str
+    channel: grpc.Channel
+    stub: game_service_pb2_grpc.GameServiceStub
+
+    def stop(self) -> int:
+        """Stops the server with SIGTERM; returns its exit status."""
+        self.channel.close()
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=30)
+
+
+def start_server(database: str, *, dev: bool) -> Server:
+    """Starts ``tabletop serve`` on a free loopback port and waits until it serves."""
+    command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
+    command += ["--database", database, "--log-level", "WARNING"]
+    if dev:
+        command.append("--dev")
+    process = subprocess.Popen(  # noqa: S603 (our own CLI)
+        command,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = _LISTENING.search(line)
+    if found is None:
+        process.kill()
+        pytest.fail(f"server did not start: {line!r}")
+    address = f"{found.group(1)}:{found.group(2)}"
+    channel = grpc.insecure_channel(address)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if health_status(channel) == health_pb2.HealthCheckResponse.SERVING:
+                break
+        except grpc.RpcError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)
+    return Server(
+        process, address, channel, game_service_pb2_grpc.GameServiceStub(channel)
+    )
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """Yields the URL of an empty PostgreSQL schema."""
+    with fresh_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def server(postgres_url: str) -> Iterator[Server]:
+    """Yields a development-mode server on PostgreSQL; stops it afterwards."""
+    running = start_server(postgres_url, dev=True)
+    yield running
+    assert running.stop() == 0

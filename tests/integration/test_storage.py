@@ -1,0 +1,178 @@
+"""The games application on SQLite and on PostgreSQL: stored, reloaded, raced."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+from uuid import UUID
+
+from domain.common.decision import Rejected, RejectionKind
+from domain.common.table import TableStatus
+from domain.games.qwirkle import QwirkleConfig
+from infra.server import create_app, ensure_schema
+from infra.settings import Settings, persistence_env
+from services.games import Applied, GamesApp
+from services.records import EVENT_NAMES, GameRecord
+from tests.playing import always
+
+SEED = bytes(range(32))
+
+
+def _started_game(app: GamesApp) -> tuple[UUID, list[str]]:
+    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ana", SEED)
+    assert not isinstance(created, Rejected)
+    game_id = created.record.game_id
+    joined = app.join_game(game_id, "Ben")
+    assert not isinstance(joined, Rejected)
+    assert not isinstance(app.start_game(game_id, created.token), Rejected)
+    return game_id, [created.token, joined.token]
+
+
+def _play(app: GamesApp, game_id: UUID, tokens: list[str], moves: int) -> GameRecord:
+    chooser = random.Random(7)
+    record = app.get_game(game_id)
+    assert record is not None
+    for _ in range(moves):
+        if record.table.status is TableStatus.FINISHED:
+            break
+        (seat,) = record.rules.to_move(record.table.game)
+        options = list(record.rules.legal_moves(record.table.game, seat))
+        move = chooser.choice(options)
+        result = app.submit_move(game_id, tokens[seat], always(move))
+        assert isinstance(result, Applied), result
+        record = result.record
+    return record
+
+
+def test_a_game_reloaded_by_another_process_equals_the_live_one(database: str) -> None:
+    writer = create_app(Settings(database=database, dev_mode=True))
+    game_id, tokens = _started_game(writer)
+    live = _play(writer, game_id, tokens, moves=400)
+    writer.close()
+    reader = create_app(Settings(database=database))
+    reloaded = reader.get_game(game_id)
+    reader.close()
+    assert live.table.status is TableStatus.FINISHED
+    assert reloaded == live
+
+
+def test_stored_events_carry_stable_names_not_module_paths(open_app: GamesApp) -> None:
+    game_id, tokens = _started_game(open_app)
+    _play(open_app, game_id, tokens, moves=10)
+    rows = open_app.recorder.select_notifications(start=None, limit=1000)
+    topics = {row.topic for row in rows}
+    assert topics <= set(EVENT_NAMES)
+    assert {"table.GameCreated", "table.PlayerJoined", "qwirkle.TilesDealt"} <= topics
+    assert all(":" not in topic and "domain" not in topic for topic in topics)
+
+
+def test_revisions_are_gap_free_and_reloads_match_every_prefix(
+    open_app: GamesApp,
+) -> None:
+    game_id, tokens = _started_game(open_app)
+    record = _play(open_app, game_id, tokens, moves=6)
+    recorded = open_app.recorded_events(game_id)
+    assert [r.revision for r in recorded] == list(range(1, record.revision + 1))
+    middle = open_app.get_game(game_id, revision=record.revision // 2)
+    assert middle is not None
+    assert middle.revision == record.revision // 2
+
+
+class _StaleOnce(GamesApp):
+    """Loads an out-of-date copy of the game once, as a racing process would."""
+
+    stale: GameRecord | None = None
+
+    def get_game(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
+        if self.stale is not None and revision is None:
+            stale, self.stale = self.stale, None
+            return stale
+        return super().get_game(game_id, revision)
+
+
+def _race_setup(app: GamesApp) -> tuple[UUID, list[str], Any, GameRecord]:
+    game_id, tokens = _started_game(app)
+    record = app.get_game(game_id)
+    assert record is not None
+    (seat,) = record.rules.to_move(record.table.game)
+    move = next(iter(record.rules.legal_moves(record.table.game, seat)))
+    return game_id, tokens, move, record
+
+
+def test_a_lost_race_without_expected_revision_is_decided_again(database: str) -> None:
+    app = _StaleOnce(_env(database), allow_client_seed=True)
+    game_id, tokens, move, before = _race_setup(app)
+    seat = move.seat
+    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    app.stale = before  # the second writer still sees the old revision
+    again = app.submit_move(game_id, tokens[seat], always(move))
+    # Re-decided on fresh state: the same seat is no longer to move.
+    assert isinstance(again, Rejected)
+    assert again.reason == "NOT_YOUR_TURN"
+    after = app.get_game(game_id)
+    assert after is not None
+    assert after.move_count == 1
+    app.close()
+
+
+def test_a_lost_race_with_expected_revision_is_aborted(database: str) -> None:
+    app = _StaleOnce(_env(database), allow_client_seed=True)
+    game_id, tokens, move, before = _race_setup(app)
+    seat = move.seat
+    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    app.stale = before
+    lost = app.submit_move(
+        game_id, tokens[seat], always(move), expected_revision=before.revision
+    )
+    assert isinstance(lost, Rejected)
+    assert (lost.kind, lost.reason) == (RejectionKind.STALE, "CONCURRENT_UPDATE")
+    current = app.get_game(game_id)
+    assert current is not None
+    assert lost.metadata["currentRevision"] == str(current.revision)
+    app.close()
+
+
+def test_two_processes_racing_for_one_revision_apply_exactly_one_move(
+    database: str,
+) -> None:
+    first = create_app(Settings(database=database, dev_mode=True))
+    second = create_app(Settings(database=database))
+    game_id, tokens, move, before = _race_setup(first)
+    barrier = threading.Barrier(2)
+    results: list[object] = []
+
+    def submit(app: GamesApp) -> None:
+        barrier.wait()
+        results.append(
+            app.submit_move(
+                game_id,
+                tokens[move.seat],
+                always(move),
+                expected_revision=before.revision,
+            )
+        )
+
+    threads = [threading.Thread(target=submit, args=(a,)) for a in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    applied = [r for r in results if isinstance(r, Applied)]
+    refused = [r for r in results if isinstance(r, Rejected)]
+    assert len(applied) == 1
+    assert len(refused) == 1
+    assert refused[0].kind is RejectionKind.STALE
+    after = second.get_game(game_id)
+    assert after is not None
+    assert after.move_count == 1
+    assert after.revision == applied[0].record.revision
+    first.close()
+    second.close()
+
+
+def _env(database: str) -> dict[str, str]:
+    env = persistence_env(database)
+    if "POSTGRES_SCHEMA" in env:
+        ensure_schema(env)
+    return env
