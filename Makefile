@@ -1,0 +1,104 @@
+# Tabletop task runner (GNU make). `make test` and `make serve` work on a fresh clone.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Written after a successful install; newer than pyproject.toml means up to date.
+INSTALL_STAMP := $(VENV)/.tabletop-installed
+
+PROTO_ROOT := protos
+PROTOS := $(sort $(wildcard $(PROTO_ROOT)/tabletop/v1/*.proto))
+GEN := infra/grpc_gen
+# Every file protoc writes, so a missing or stale one triggers a regeneration.
+GEN_FILES := $(GEN)/tabletop/__init__.py $(GEN)/tabletop/v1/__init__.py \
+	$(foreach p,$(PROTOS:$(PROTO_ROOT)/%.proto=$(GEN)/%), \
+		$(p)_pb2.py $(p)_pb2.pyi $(p)_pb2_grpc.py $(p)_pb2_grpc.pyi)
+
+# Written by .ci/ensure-postgres: POSTGRES_HOST, POSTGRES_PORT, ... for the tests.
+PG_ENV := .ci/.pg.env
+
+# Extra arguments: `make serve ARGS="--port 50051"`, `make test PYTEST_ARGS="-k qwirkle"`.
+ARGS ?=
+PYTEST_ARGS ?=
+
+.PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking
+
+help:
+	@echo "make install   create $(VENV) and install the project with its dev tools"
+	@echo "make proto     regenerate $(GEN) from $(PROTO_ROOT) when a .proto changed"
+	@echo "make lint      ruff, ruff format --check, mypy, buf lint/format, lint-imports"
+	@echo "make test      install, proto, lint, ensure PostgreSQL, then the whole test suite"
+	@echo "make serve     run the server on the embedded SQLite database (ARGS=...)"
+	@echo "make fmt       format Python and protos in place"
+	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
+	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
+	@echo "make clean     remove generated code and caches (distclean: the venv too)"
+
+venv install: $(INSTALL_STAMP)
+
+$(INSTALL_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+proto: $(GEN_FILES)
+
+# One protoc run writes all outputs (grouped target). The whole tree is rebuilt so
+# code generated from a deleted .proto cannot linger; the generator version is a
+# prerequisite too, through the install stamp.
+$(GEN_FILES) &: $(PROTOS) $(INSTALL_STAMP)
+	rm -rf $(GEN)/tabletop
+	mkdir -p $(GEN)
+	$(BIN)/python -m grpc_tools.protoc -I $(PROTO_ROOT) \
+		--plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc \
+		--python_out=$(GEN) --pyi_out=$(GEN) \
+		--grpc_python_out=$(GEN) --mypy_grpc_out=quiet:$(GEN) \
+		$(PROTOS)
+	touch $(GEN)/tabletop/__init__.py $(GEN)/tabletop/v1/__init__.py
+
+lint: $(INSTALL_STAMP) $(GEN_FILES)
+	@status=0; \
+	run() { echo "+ $$*"; "$$@" || status=1; }; \
+	run $(BIN)/ruff check .; \
+	run $(BIN)/ruff format --check .; \
+	run $(BIN)/mypy; \
+	run $(BIN)/buf lint $(PROTO_ROOT); \
+	run $(BIN)/buf format -d --exit-code $(PROTO_ROOT); \
+	run $(BIN)/lint-imports; \
+	exit $$status
+
+test: $(INSTALL_STAMP) $(GEN_FILES) lint
+	bash .ci/ensure-postgres
+	set -a; . $(PG_ENV); set +a; \
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# The server's default database is the embedded SQLite file var/tabletop.sqlite3
+# (infra/settings.py); TABLETOP_DATABASE or ARGS choose another.
+serve: $(INSTALL_STAMP) $(GEN_FILES)
+	$(BIN)/tabletop serve $(ARGS)
+
+fmt: $(INSTALL_STAMP)
+	$(BIN)/ruff check --fix-only --quiet .
+	$(BIN)/ruff format .
+	$(BIN)/buf format -w $(PROTO_ROOT)
+
+# Breaking-change check of the protos against another revision (buf input syntax).
+AGAINST ?= .git\#branch=main,subdir=$(PROTO_ROOT)
+breaking: $(INSTALL_STAMP)
+	$(BIN)/buf breaking $(PROTO_ROOT) --against '$(AGAINST)'
+
+pg-stop:
+	bash .ci/ensure-postgres --stop
+
+clean:
+	rm -rf $(GEN) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) $(PG_ENV)
