@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from infra.settings import Settings, SettingsError, persistence_env
+from infra.settings import Settings, SettingsError, persistence_env, seconds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,13 +51,25 @@ def build_parser() -> argparse.ArgumentParser:
         default=defaults.reflection,
         help="do not serve gRPC reflection (env TABLETOP_REFLECTION=0)",
     )
+    serve.add_argument(
+        "--heartbeat-seconds",
+        type=seconds,
+        default=defaults.heartbeat_seconds,
+        metavar="SECONDS",
+        help="how often an idle StreamGame sends a heartbeat "
+        "(env TABLETOP_HEARTBEAT_SECONDS, default %(default)s)",
+    )
     serve.add_argument("--log-level", default="INFO", help="default %(default)s")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SettingsError as error:  # from a TABLETOP_* environment variable
+        print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
+        return 2
     logging.basicConfig(
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -67,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         database=args.database,
         dev_mode=args.dev,
         reflection=args.reflection,
+        heartbeat_seconds=args.heartbeat_seconds,
     )
     try:
         persistence_env(settings.database)

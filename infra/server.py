@@ -1,4 +1,9 @@
-"""The asyncio gRPC server: game service, health, reflection, graceful stop."""
+"""The asyncio gRPC server: game service, health, reflection, graceful stop.
+
+The live feed (one event-store subscription for the process) starts with the
+server and stops first on shutdown, so open streams end with ``UNAVAILABLE``
+(``SERVER_SHUTTING_DOWN``) and their clients resume on another server.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 from infra.settings import Settings, describe, persistence_env
 from services.api.game_servicer import GameServicer
+from services.feed import Feed
 from services.games import GamesApp
 
 log = logging.getLogger(__name__)
@@ -58,11 +64,16 @@ def ensure_schema(env: dict[str, str]) -> None:
 
 
 async def create_server(
-    settings: Settings, app: GamesApp
+    settings: Settings, app: GamesApp, feed: Feed
 ) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
-    """Returns a started server, the port it listens on, and its health service."""
+    """Returns a started server, the port it listens on, and its health service.
+
+    Starts ``feed`` too; ``stop_server`` stops both.
+    """
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app), server)
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(
+        GameServicer(app, feed), server
+    )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if settings.reflection:
@@ -76,6 +87,7 @@ async def create_server(
     if port == 0:
         msg = f"cannot listen on {settings.listen}"
         raise OSError(msg)
+    feed.start()
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
@@ -85,7 +97,8 @@ async def create_server(
 async def serve(settings: Settings, grace_seconds: float = 10.0) -> None:
     """Runs the server until SIGINT or SIGTERM, then stops it gracefully."""
     app = create_app(settings)
-    server, port, health_servicer = await create_server(settings, app)
+    feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
+    server, port, health_servicer = await create_server(settings, app, feed)
     host = settings.listen.rsplit(":", 1)[0]
     log.info(
         "tabletop listening on %s:%d (database %s%s)",
@@ -103,6 +116,19 @@ async def serve(settings: Settings, grace_seconds: float = 10.0) -> None:
     log.info(
         "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
     )
-    await health_servicer.enter_graceful_shutdown()
-    await server.stop(grace_seconds)
+    await stop_server(server, health_servicer, feed, grace_seconds)
     app.close()
+
+
+async def stop_server(
+    server: grpc.aio.Server,
+    health_servicer: health.aio.HealthServicer,
+    feed: Feed,
+    grace_seconds: float,
+) -> None:
+    """Stops taking calls, ends open streams (``UNAVAILABLE``), then the feed."""
+    await health_servicer.enter_graceful_shutdown()
+    stopping = asyncio.create_task(server.stop(grace_seconds))
+    await asyncio.sleep(0)  # new calls are refused from here on
+    await feed.stop()
+    await stopping

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 DEFAULT_LISTEN = "127.0.0.1:50051"
 DEFAULT_DATABASE = "sqlite:///var/tabletop.sqlite3"
+DEFAULT_HEARTBEAT_SECONDS = 20.0
 
 
 class SettingsError(ValueError):
@@ -30,6 +31,7 @@ class Settings:
     database: str = DEFAULT_DATABASE
     dev_mode: bool = False
     reflection: bool = True
+    heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS  # StreamGame, while idle
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -39,6 +41,11 @@ class Settings:
             database=environ.get("TABLETOP_DATABASE", DEFAULT_DATABASE),
             dev_mode=_flag(environ.get("TABLETOP_DEV_MODE", "")),
             reflection=_flag(environ.get("TABLETOP_REFLECTION", "1")),
+            heartbeat_seconds=seconds(
+                environ.get(
+                    "TABLETOP_HEARTBEAT_SECONDS", str(DEFAULT_HEARTBEAT_SECONDS)
+                )
+            ),
         )
 
 
@@ -86,6 +93,18 @@ def describe(database: str) -> str:
         netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
         return parts._replace(netloc=netloc).geturl()
     return database
+
+
+def seconds(value: str) -> float:
+    """Returns a positive number of seconds, or refuses the setting."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not 0 < number < float("inf"):
+        msg = f"expected a positive number of seconds, got {value!r}"
+        raise SettingsError(msg)
+    return number
 
 
 def _flag(value: str) -> bool:

@@ -1,7 +1,8 @@
 """Domain values <-> JSON-ready data, under stable names chosen by the games.
 
 Every dataclass is written as ``{"_type": <stable name>, <field>: ...}``; enums
-as their values; tuples as lists; mappings as lists of ``[key, value]`` pairs.
+as their values; datetimes in ISO 8601; tuples as lists; mappings as lists of
+``[key, value]`` pairs.
 Decoding follows the dataclass field types, so a stored event never depends on
 a Python module path.
 """
@@ -13,6 +14,7 @@ import enum
 import types
 import typing
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 TYPE_KEY = "_type"
@@ -42,6 +44,8 @@ class Codec:
             return value.value if isinstance(value, enum.Enum) else value
         if isinstance(value, enum.Enum):
             return value.value
+        if isinstance(value, datetime):
+            return value.isoformat()
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             data: dict[str, Any] = {TYPE_KEY: self.name_of(value)}
             for field in dataclasses.fields(value):
@@ -64,6 +68,8 @@ class Codec:
             return self._decode_union(data, args)
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             return hint(data)
+        if hint is datetime:
+            return datetime.fromisoformat(data)
         if origin is tuple:
             if len(args) == 2 and args[1] is Ellipsis:  # noqa: PLR2004
                 return tuple(self.decode(item, args[0]) for item in data)
@@ -101,6 +107,8 @@ class Codec:
                     continue
             if option is type(None):
                 continue
+            if option is datetime and isinstance(data, str):
+                return datetime.fromisoformat(data)
             if typing.get_origin(option) is tuple and isinstance(data, list):
                 return self.decode(data, option)
         return data

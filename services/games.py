@@ -1,42 +1,37 @@
-"""Use cases of the game service: load a game, let the rules decide, append.
+"""Use cases of the game service: open, join, start and play games.
 
-Every mutation is one atomic append of the events a decision produced. When two
-writers race for the same revision the store refuses the second append; the
-loser re-loads and re-decides unless the client pinned ``expected_revision``.
+Each use case hands the store a decision function (the table's and the game's
+rules); ``GameStore`` loads, authenticates, de-duplicates and appends.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
-import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, TypeAlias
-from uuid import UUID, uuid4
+from datetime import datetime
+from typing import Any
+from uuid import UUID
 
-from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
 from domain.common import table as tables
+from domain.common import takeback
 from domain.common.decision import Decision, Rejected, RejectionKind, reject
 from domain.common.rng import SEED_BYTES, commitment
-from domain.common.seats import Seat, Spectator, Viewer
 from domain.games.registry import rules_for
-from services.records import (
-    GameRecord,
-    RecordedEvent,
-    StoredEvent,
-    advance,
-    fold,
-    unwrap,
-    wrap,
+from services.records import GameRecord
+from services.store import (
+    Applied,
+    Call,
+    GameStore,
+    game_not_found,
+    reused,
+    seat_or_fail,
 )
+from services.tokens import game_id_for, new_token, seat_token, token_hash
 
-MAX_ATTEMPTS = 5
-Decide: TypeAlias = Callable[[GameRecord, int | None], Decision[Any]]
+__all__ = ["Applied", "Call", "GamesApp", "Seated", "game_not_found"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,23 +43,17 @@ class Seated:
     token: str
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """A game after a command, with the events that command appended."""
-
-    record: GameRecord
-    events: tuple[RecordedEvent, ...]
-
-
-class GamesApp(Application[UUID]):
-    """The event-sourced application holding every game's event stream."""
-
-    name = "tabletop"  # fixes the stored table names: do not change
+class GamesApp(GameStore):
+    """The games application: every use case of the game service."""
 
     def __init__(
-        self, env: dict[str, str] | None = None, *, allow_client_seed: bool = False
+        self,
+        env: dict[str, str] | None = None,
+        *,
+        allow_client_seed: bool = False,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
-        super().__init__(env)
+        super().__init__(env, clock)
         self.allow_client_seed = allow_client_seed
 
     def create_game(
@@ -75,8 +64,13 @@ class GamesApp(Application[UUID]):
         display_name: str,
         seed: bytes = b"",
         request_id: str = "",
+        request_hash: str = "",
     ) -> Seated | Rejected:
-        """Opens a table of ``game_type`` and seats its creator in seat 0."""
+        """Opens a table of ``game_type`` and seats its creator in seat 0.
+
+        With a ``request_id``, a retry returns the game the first attempt created
+        (and the same seat token) and stores nothing new.
+        """
         rules = rules_for(game_type)
         if rules is None:
             return reject(
@@ -89,7 +83,16 @@ class GamesApp(Application[UUID]):
         seed_or_refusal = self._seed(seed)
         if isinstance(seed_or_refusal, Rejected):
             return seed_or_refusal
-        token = new_token()
+        call = Call(request_id=request_id, request_hash=request_hash)
+        game_id = game_id_for(request_id)
+        earlier = self.get_game(game_id) if request_id else None
+        if earlier is not None:
+            return self._seated_again(earlier, call)
+        token = (
+            seat_token(seed_or_refusal.hex(), game_id, 0, request_id)
+            if request_id
+            else new_token()
+        )
         decision = tables.create(
             rules,
             config,
@@ -101,36 +104,54 @@ class GamesApp(Application[UUID]):
         )
         if isinstance(decision, Rejected):
             return decision
-        game_id = uuid4()
-        applied = self._append(None, game_id, decision.events, 0, 0, request_id)
+        try:
+            applied = self._append(None, game_id, decision.events, 0, 0, call)
+        except IntegrityError:  # the same request, in flight elsewhere, won
+            return self._seated_again(self.get_game(game_id), call)
         return Seated(applied.record, 0, token)
 
     def join_game(
-        self, game_id: UUID, display_name: str, request_id: str = ""
+        self,
+        game_id: UUID,
+        display_name: str,
+        request_id: str = "",
+        request_hash: str = "",
     ) -> Seated | Rejected:
         """Seats the caller in the game's next free seat."""
-        token = new_token()
-        hashed = token_hash(token)
-        result = self._execute(
-            game_id,
-            lambda record, _: tables.join(record.table, display_name, hashed),
-            request_id=request_id,
-            joining=True,
-        )
+        random_token = new_token()
+
+        def decide(record: GameRecord, _: int | None) -> Decision[Any]:
+            token = _token_for(record, len(record.table.seats), request_id)
+            return tables.join(
+                record.table, display_name, token_hash(token or random_token)
+            )
+
+        call = Call(request_id=request_id, request_hash=request_hash)
+        result = self._execute(game_id, decide, call, joining=True)
         if isinstance(result, Rejected):
             return result
-        return Seated(result.record, len(result.record.table.seats) - 1, token)
+        seat = result.events[0].actor
+        if seat is None:
+            msg = "a join is always credited to the seat it takes"
+            raise ValueError(msg)
+        token = _token_for(result.record, seat, request_id) or random_token
+        return Seated(result.record, seat, token)
 
     def start_game(
-        self, game_id: UUID, token: str | None, request_id: str = ""
+        self,
+        game_id: UUID,
+        token: str | None,
+        request_id: str = "",
+        request_hash: str = "",
     ) -> Applied | Rejected:
         """Starts the game for a seated caller: deals and opens play."""
         return self._execute(
             game_id,
-            lambda record, seat: tables.start(record.table, record.rules, _seat(seat)),
+            lambda record, seat: tables.start(
+                record.table, record.rules, seat_or_fail(seat)
+            ),
+            Call(token, request_id, request_hash),
             seated=True,
-            token=token,
-            request_id=request_id,
         )
 
     def submit_move(
@@ -140,6 +161,7 @@ class GamesApp(Application[UUID]):
         command_for: Callable[[GameRecord, int], Any | Rejected],
         expected_revision: int = 0,
         request_id: str = "",
+        request_hash: str = "",
     ) -> Applied | Rejected:
         """Applies the caller's move if the rules accept it.
 
@@ -148,31 +170,52 @@ class GamesApp(Application[UUID]):
         """
 
         def decide(record: GameRecord, seat: int | None) -> Decision[Any]:
-            command = command_for(record, _seat(seat))
+            command = command_for(record, seat_or_fail(seat))
             if isinstance(command, Rejected):
                 return command
-            return tables.play(record.table, record.rules, _seat(seat), command)
+            return tables.play(record.table, record.rules, seat_or_fail(seat), command)
 
+        call = Call(token, request_id, request_hash, expected_revision)
+        return self._execute(game_id, decide, call, seated=True, is_move=True)
+
+    def undo_move(self, game_id: UUID, call: Call) -> Applied | Rejected:
+        """Takes back the caller's last move alone, where the game allows it."""
         return self._execute(
             game_id,
-            decide,
+            lambda record, seat: takeback.undo_move(
+                record.table, seat_or_fail(seat), self.clock()
+            ),
+            call,
             seated=True,
-            token=token,
-            request_id=request_id,
-            expected_revision=expected_revision,
-            is_move=True,
         )
 
-    def get_game(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
-        """Returns the game, at ``revision`` when given, or None if unknown."""
-        return fold(game_id, self.recorded_events(game_id, lte=revision))
+    def propose_undo(self, game_id: UUID, call: Call) -> Applied | Rejected:
+        """Asks the other players to let the caller take back their last move."""
+        return self._execute(
+            game_id,
+            lambda record, seat: takeback.propose_undo(
+                record.table, seat_or_fail(seat), self.clock()
+            ),
+            call,
+            seated=True,
+        )
 
-    def recorded_events(
-        self, game_id: UUID, *, gt: int | None = None, lte: int | None = None
-    ) -> list[RecordedEvent]:
-        """Returns the game's decoded events in revision order."""
-        stored = self.events.get(game_id, gt=gt, lte=lte)
-        return [unwrap(event) for event in stored if isinstance(event, StoredEvent)]
+    def respond_undo(
+        self, game_id: UUID, proposal_id: int, *, accept: bool, call: Call
+    ) -> Applied | Rejected:
+        """Records the caller's answer to an undo proposal."""
+        return self._execute(
+            game_id,
+            lambda record, seat: takeback.respond_undo(
+                record.table,
+                seat_or_fail(seat),
+                proposal_id,
+                accept=accept,
+                now=self.clock(),
+            ),
+            call,
+            seated=True,
+        )
 
     def legal_moves(
         self, game_id: UUID, token: str | None
@@ -188,47 +231,15 @@ class GamesApp(Application[UUID]):
             return record, []
         return record, list(record.rules.legal_moves(record.table.game, seat))
 
-    def authenticate(self, record: GameRecord, token: str | None) -> int | Rejected:
-        """Returns the seat a bearer token acts for in this game."""
-        if token is None:
-            return reject(
-                "MISSING_CREDENTIALS",
-                "This call needs a seat token: send 'authorization: Bearer <token>'.",
-                "table/credentials",
-                RejectionKind.UNAUTHENTICATED,
-            )
-        viewer = self.viewer_for(record, token)
-        if not isinstance(viewer, Seat):
-            return reject(
-                "INVALID_CREDENTIALS",
-                f"The seat token is not valid for games/{record.game_id}.",
-                "table/credentials",
-                RejectionKind.UNAUTHENTICATED,
-                game=f"games/{record.game_id}",
-            )
-        return viewer.index
-
-    def viewer_for(self, record: GameRecord, token: str | None) -> Viewer | None:
-        """Returns who a bearer token identifies in this game; None if nobody."""
-        if token is None:
-            return Spectator()
-        hashed = token_hash(token)
-        found: int | None = None
-        for index, holder in enumerate(record.table.seats):
-            # Compare every seat in constant time, so timing tells nothing.
-            if hmac.compare_digest(holder.token_hash, hashed):
-                found = index
-        return None if found is None else Seat(found)
-
-    def game_ids(self, after: int, limit: int) -> Sequence[tuple[int, UUID]]:
-        """Returns (position, id) of the games created after ``after``, oldest first."""
-        notifications = self.recorder.select_notifications(
-            start=after,
-            limit=limit,
-            topics=["table.GameCreated"],
-            inclusive_of_start=False,
-        )
-        return [(n.id, UUID(str(n.originator_id))) for n in notifications]
+    def _seated_again(self, record: GameRecord | None, call: Call) -> Seated | Rejected:
+        """Returns the seat an earlier CreateGame with this id took, if the same."""
+        if record is None or call.request_id not in record.requests:
+            return reused(call.request_id)
+        again = self._applied_again(record, call)
+        if isinstance(again, Rejected):
+            return again
+        token = _token_for(record, 0, call.request_id) or ""
+        return Seated(record, 0, token)
 
     def _seed(self, seed: bytes) -> bytes | Rejected:
         if not seed:
@@ -250,116 +261,9 @@ class GamesApp(Application[UUID]):
             )
         return seed
 
-    def _execute(
-        self,
-        game_id: UUID,
-        decide: Decide,
-        *,
-        request_id: str,
-        seated: bool = False,
-        token: str | None = None,
-        expected_revision: int = 0,
-        is_move: bool = False,
-        joining: bool = False,
-    ) -> Applied | Rejected:
-        """Loads, authenticates, decides and appends; re-decides on a lost race.
 
-        With ``seated`` the caller's token must act for a seat, which ``decide``
-        receives; otherwise ``decide`` receives None. The events are credited to
-        that seat, or with ``joining`` to the seat being taken.
-        """
-        revision = 0
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get_game(game_id)
-            if record is None:
-                return game_not_found(game_id)
-            revision = record.revision
-            seat = self.authenticate(record, token) if seated else None
-            if isinstance(seat, Rejected):
-                return seat
-            if expected_revision and expected_revision != record.revision:
-                return _stale("REVISION_MISMATCH", record.revision)
-            decision = decide(record, seat)
-            if isinstance(decision, Rejected):
-                return decision
-            move_number = record.move_count + 1 if is_move else 0
-            actor = len(record.table.seats) if joining else seat
-            try:
-                return self._append(
-                    record, game_id, decision.events, actor, move_number, request_id
-                )
-            except IntegrityError:
-                if expected_revision:
-                    latest = self.get_game(game_id)
-                    return _stale("CONCURRENT_UPDATE", latest.revision if latest else 0)
-        return _stale("CONCURRENT_UPDATE", revision)
-
-    def _append(
-        self,
-        record: GameRecord | None,
-        game_id: UUID,
-        events: tuple[Any, ...],
-        actor: int | None,
-        move_number: int,
-        request_id: str,
-    ) -> Applied:
-        now = datetime.now(UTC)
-        base = record.revision if record else 0
-        envelopes = [
-            wrap(
-                game_id,
-                base + offset,
-                event,
-                timestamp=now,
-                actor=actor,
-                move_number=move_number,
-                request_id=request_id,
-            )
-            for offset, event in enumerate(events, start=1)
-        ]
-        self.save(*envelopes)
-        recorded = tuple(unwrap(envelope) for envelope in envelopes)
-        for item in recorded:
-            record = advance(record, game_id, item)
-        if record is None:
-            msg = "an append must store at least one event"
-            raise ValueError(msg)
-        return Applied(record, recorded)
-
-
-def _seat(seat: int | None) -> int:
-    if seat is None:
-        msg = "a seated call reached its decision without a seat"
-        raise AssertionError(msg)
-    return seat
-
-
-def game_not_found(game_id: UUID) -> Rejected:
-    """Returns the refusal for an unknown game."""
-    return reject(
-        "GAME_NOT_FOUND",
-        f"There is no game games/{game_id}.",
-        "table/exists",
-        RejectionKind.NOT_FOUND,
-        game=f"games/{game_id}",
-    )
-
-
-def _stale(reason: str, current: int) -> Rejected:
-    return reject(
-        reason,
-        f"The game has moved on to revision {current}; reload it and try again.",
-        "table/expected_revision",
-        RejectionKind.STALE,
-        currentRevision=current,
-    )
-
-
-def new_token() -> str:
-    """Returns a fresh secret seat token (256 random bits, URL-safe)."""
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    """Returns the hash under which a seat token is stored."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+def _token_for(record: GameRecord, seat: int, request_id: str) -> str | None:
+    """Returns the derived token of a seat taken by an identified request."""
+    if not request_id:
+        return None
+    return seat_token(record.table.seed, record.game_id, seat, request_id)

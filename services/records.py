@@ -11,6 +11,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, TypeAlias
 from uuid import UUID
 
@@ -19,7 +20,7 @@ from eventsourcing.utils import register_topic
 from domain.common import table as tables
 from domain.common.rules import GameRules
 from domain.games.registry import GAMES
-from services.codec import TYPE_KEY, Codec
+from services.codec import Codec
 
 Rules: TypeAlias = GameRules[Any, Any, Any, Any]
 
@@ -39,6 +40,8 @@ class StoredEvent:
     actor: int
     move_number: int
     request_id: str
+    # Hash of the request that produced the event, to tell a retry from a reuse.
+    request_hash: str
 
 
 @functools.cache
@@ -76,6 +79,20 @@ class RecordedEvent:
     timestamp: datetime
     request_id: str
     event: Any
+    request_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestEntry:
+    """Where an identified request's events start, its seat and fingerprint.
+
+    A request's events are consecutive: they run from ``first_revision`` while
+    their request id stays the same.
+    """
+
+    first_revision: int
+    actor: int | None
+    request_hash: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +106,8 @@ class GameRecord:
     move_count: int
     created_at: datetime
     updated_at: datetime
+    # request_id -> what it stored, for de-duplicating retries (DESIGN §8).
+    requests: Mapping[str, RequestEntry]
 
 
 def wrap(
@@ -100,6 +119,7 @@ def wrap(
     actor: int | None,
     move_number: int,
     request_id: str,
+    request_hash: str = "",
 ) -> StoredEvent:
     """Returns the envelope that stores ``event`` at ``revision``."""
     cls = envelope_type(CODEC.name_of(event))
@@ -111,6 +131,7 @@ def wrap(
         actor=NO_ACTOR if actor is None else actor,
         move_number=move_number,
         request_id=request_id,
+        request_hash=request_hash,
     )
 
 
@@ -122,6 +143,8 @@ def unwrap(stored: StoredEvent) -> RecordedEvent:
         actor=None if stored.actor == NO_ACTOR else stored.actor,
         timestamp=stored.timestamp,
         request_id=stored.request_id,
+        # Envelopes stored before requests were fingerprinted have no hash.
+        request_hash=getattr(stored, "request_hash", ""),
         event=CODEC.decode(stored.payload),
     )
 
@@ -146,7 +169,14 @@ def advance(
         rules = GAMES[created.game_type]
         table = tables.evolve(None, created, rules)
         return GameRecord(
-            game_id, rules, table, item.revision, 0, item.timestamp, item.timestamp
+            game_id,
+            rules,
+            table,
+            item.revision,
+            0,
+            item.timestamp,
+            item.timestamp,
+            _remember(MappingProxyType({}), item),
         )
     return GameRecord(
         game_id=game_id,
@@ -156,9 +186,14 @@ def advance(
         move_count=max(record.move_count, item.move_number),
         created_at=record.created_at,
         updated_at=item.timestamp,
+        requests=_remember(record.requests, item),
     )
 
 
-def is_encoded_type(data: Mapping[str, Any], name: str) -> bool:
-    """Tells whether encoded data holds a value of stable name ``name``."""
-    return data.get(TYPE_KEY) == name
+def _remember(
+    requests: Mapping[str, RequestEntry], item: RecordedEvent
+) -> Mapping[str, RequestEntry]:
+    if not item.request_id or item.request_id in requests:
+        return requests
+    entry = RequestEntry(item.revision, item.actor, item.request_hash)
+    return MappingProxyType({**requests, item.request_id: entry})

@@ -52,6 +52,9 @@ class GameRules(Generic[S, C, E, Cfg]):
     to_move: Callable[[S], tuple[int, ...]]
     # The seat a command is issued for (commands carry the acting seat).
     actor: Callable[[C], int]
+    # Whether a move's events revealed nothing (no draw, reveal or random step),
+    # so that its mover may take it back alone (DESIGN §6).
+    self_undoable: Callable[[tuple[E, ...]], bool]
     events: Mapping[str, type[Any]]
     commands: Mapping[str, type[Any]]
     values: Mapping[str, type[Any]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -24,6 +24,15 @@ from domain.common.decision import (
 from domain.common.rng import Rng
 from domain.common.rules import GameRules, Outcome
 from domain.common.seats import Operator, Seat, Viewer
+from domain.common.undo import (
+    UNDO_EVENT_TYPES,
+    UNDO_EVENTS,
+    MovePlayed,
+    UndoOutcome,
+    UndoResolved,
+    UndoState,
+    evolve_undo,
+)
 
 Rules: TypeAlias = GameRules[Any, Any, Any, Any]
 
@@ -81,6 +90,7 @@ TABLE_EVENTS: Mapping[str, type[Any]] = {
     "table.PlayerJoined": PlayerJoined,
     "table.GameStarted": GameStarted,
     "table.GameFinished": GameFinished,
+    **UNDO_EVENTS,
 }
 
 
@@ -105,6 +115,9 @@ class Table:
     status: TableStatus = TableStatus.WAITING_FOR_PLAYERS
     game: Any = None
     final: GameFinished | None = None
+    # Events folded so far: the table's revision.
+    revision: int = 0
+    undo: UndoState = field(default_factory=UndoState)
 
     @property
     def rng(self) -> Rng:
@@ -165,7 +178,7 @@ def join(table: Table, display_name: str, token_hash: str) -> Decision[TableEven
 def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
     """Starts play: the table's ``GameStarted`` then the game's opening events."""
     if not 0 <= seat < len(table.seats):
-        return _not_seated()
+        return not_seated()
     if table.status is not TableStatus.WAITING_FOR_PLAYERS:
         return reject(
             "GAME_ALREADY_STARTED",
@@ -191,7 +204,7 @@ def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
 def play(table: Table, rules: Rules, seat: int, command: Any) -> Decision[Any]:
     """Hands a seat's command to the game's rules; ends the table when play is over."""
     if not 0 <= seat < len(table.seats) or rules.actor(command) != seat:
-        return _not_seated()
+        return not_seated()
     if table.status is not TableStatus.IN_PROGRESS:
         return reject(
             "GAME_NOT_IN_PROGRESS",
@@ -204,7 +217,17 @@ def play(table: Table, rules: Rules, seat: int, command: Any) -> Decision[Any]:
     if isinstance(decision, Rejected):
         return decision
     events = decision.events
-    return Accepted((*events, *_finish_if_over(table, rules, table.game, events)))
+    played = MovePlayed(seat, rules.self_undoable(events))
+    finished = _finish_if_over(table, rules, table.game, events)
+    return Accepted((*withdraw_proposal(table), played, *events, *finished))
+
+
+def withdraw_proposal(table: Table) -> tuple[UndoResolved, ...]:
+    """Returns the event closing an open undo proposal, which a new move ends."""
+    proposal = table.undo.proposal
+    if proposal is None:
+        return ()
+    return (UndoResolved(proposal.proposal_id, UndoOutcome.WITHDRAWN, None, None),)
 
 
 def _finish_if_over(
@@ -218,18 +241,23 @@ def _finish_if_over(
 
 def evolve(table: Table | None, event: Any, rules: Rules) -> Table:
     """Returns the table after one event (a table event or the game's own)."""
-    match event:
-        case GameCreated():
-            return Table(
-                event.game_type,
-                event.config,
-                event.max_players,
-                event.commitment,
-                event.seed,
-            )
-        case _ if table is None:
+    if table is None:
+        if not isinstance(event, GameCreated):
             msg = f"a game's first event must be GameCreated, not {event!r}"
             raise ValueError(msg)
+        created = Table(
+            event.game_type,
+            event.config,
+            event.max_players,
+            event.commitment,
+            event.seed,
+        )
+        return replace(created, revision=1)
+    return replace(_evolve(table, event, rules), revision=table.revision + 1)
+
+
+def _evolve(table: Table, event: Any, rules: Rules) -> Table:
+    match event:
         case PlayerJoined():
             holder = SeatHolder(event.display_name, event.token_hash)
             return replace(table, seats=(*table.seats, holder))
@@ -238,6 +266,12 @@ def evolve(table: Table | None, event: Any, rules: Rules) -> Table:
             return replace(table, status=TableStatus.IN_PROGRESS, game=game)
         case GameFinished():
             return replace(table, status=TableStatus.FINISHED, final=event)
+        case _ if isinstance(event, UNDO_EVENT_TYPES):
+            undo, game = evolve_undo(table.undo, event, table.game, table.revision)
+            return replace(table, undo=undo, game=game)
+        case GameCreated():
+            msg = "GameCreated can only be a game's first event"
+            raise ValueError(msg)
         case _:
             return replace(table, game=rules.evolve(table.game, event))
 
@@ -251,6 +285,8 @@ def visible(table_event: Any, viewer: Viewer, rules: Rules) -> Any:
         case PlayerJoined():
             return replace(table_event, token_hash="")
         case GameStarted() | GameFinished():
+            return table_event
+        case _ if isinstance(table_event, UNDO_EVENT_TYPES):
             return table_event
         case _:
             return rules.visible(table_event, viewer)
@@ -293,7 +329,8 @@ def _check_name(name: str) -> Rejected | None:
     return None
 
 
-def _not_seated() -> Rejected:
+def not_seated() -> Rejected:
+    """Returns the refusal for a caller who holds no seat that may act."""
     return reject(
         "NOT_A_PARTICIPANT",
         "The caller holds no seat that may act in this game.",

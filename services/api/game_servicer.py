@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeVar
 
 import grpc
@@ -17,8 +17,9 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator
+from services.api import replay, undo
 from services.api.auth import bearer_token
-from services.api.convert.game import event_to_proto, game_to_proto, player_name
+from services.api.convert.game import game_to_proto, player_name
 from services.api.convert.moves import command_from_request
 from services.api.convert.registry import converter_for, converter_for_proto
 from services.api.errors import (
@@ -31,13 +32,17 @@ from services.api.errors import (
     unavailable,
 )
 from services.api.listing import parse_filter
+from services.api.mutations import accepted, expected_revision, seen_by_caller
 from services.api.requests import (
     PageToken,
     decode_page_token,
     encode_page_token,
+    identify,
     page_size,
     parse_game_name,
 )
+from services.api.stream import stream_game
+from services.feed import Feed
 from services.games import Applied, GamesApp, Seated, game_not_found
 from services.records import GameRecord
 
@@ -47,19 +52,13 @@ Metadata = Sequence[Any] | None
 R = TypeVar("R")
 T = TypeVar("T")
 
-_FIELDS = {  # the request field a table refusal is about
-    "INVALID_DISPLAY_NAME": "display_name",
-    "INVALID_PLAYER_COUNT": "game.max_players",
-    "INVALID_SEED": "seed",
-    "UNKNOWN_GAME_TYPE": "game.game_type",
-}
-
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """Play and watch games; every answer is redacted for its caller."""
 
-    def __init__(self, app: GamesApp) -> None:
+    def __init__(self, app: GamesApp, feed: Feed) -> None:
         self.app = app
+        self.feed = feed
 
     async def CreateGame(  # noqa: N802 (gRPC method names)
         self, request: game_service_pb2.CreateGameRequest, context: Any
@@ -103,6 +102,43 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         """Lists the moves the caller could make now."""
         return await _serve(context, self._list_legal_moves, request)
 
+    async def UndoMove(  # noqa: N802
+        self, request: game_service_pb2.UndoMoveRequest, context: Any
+    ) -> game_service_pb2.UndoMoveResponse:
+        """Takes back the caller's last move alone, where the game allows it."""
+        return await _serve(context, self._undo_move, request)
+
+    async def ProposeUndo(  # noqa: N802
+        self, request: game_service_pb2.ProposeUndoRequest, context: Any
+    ) -> game_service_pb2.ProposeUndoResponse:
+        """Asks the other players to allow taking back the caller's last move."""
+        return await _serve(context, self._propose_undo, request)
+
+    async def RespondUndo(  # noqa: N802
+        self, request: game_service_pb2.RespondUndoRequest, context: Any
+    ) -> game_service_pb2.RespondUndoResponse:
+        """Records the caller's answer to an undo proposal."""
+        return await _serve(context, self._respond_undo, request)
+
+    async def StreamGame(  # noqa: N802
+        self, request: game_service_pb2.StreamGameRequest, context: Any
+    ) -> AsyncIterator[game_service_pb2.StreamGameResponse]:
+        """Sends the caller's live feed of a game."""
+        async for item in stream_game(self.app, self.feed, request, context):
+            yield item
+
+    async def GetGameRevision(  # noqa: N802
+        self, request: game_service_pb2.GetGameRevisionRequest, context: Any
+    ) -> game_service_pb2.GetGameRevisionResponse:
+        """Returns the game as it was at a revision, as the caller may see it."""
+        return await _serve(context, self._get_game_revision, request)
+
+    async def ListGameEvents(  # noqa: N802
+        self, request: game_service_pb2.ListGameEventsRequest, context: Any
+    ) -> game_service_pb2.ListGameEventsResponse:
+        """Lists a game's events, redacted for the caller."""
+        return await _serve(context, self._list_game_events, request)
+
     def _create_game(
         self, request: game_service_pb2.CreateGameRequest, metadata: Metadata
     ) -> game_service_pb2.CreateGameResponse:
@@ -121,14 +157,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if member not in (None, converter.config_field):
             raise ApiError(_type_mismatch(f"game.{member}", converter.config_field))
         config = converter.config_from_proto(getattr(game, converter.config_field))
-        seated = _accepted(
+        seated = accepted(
             self.app.create_game(
                 converter.game_type,
                 config,
                 game.max_players,
                 request.display_name,
                 request.seed,
-                request.request_id,
+                *identify(request, "CreateGame", None),
             )
         )
         return game_service_pb2.CreateGameResponse(**_seated_fields(seated))
@@ -138,8 +174,10 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.JoinGameResponse:
         del metadata  # the seat token is issued by this call
         game_id = parse_game_name(request.name)
-        seated = _accepted(
-            self.app.join_game(game_id, request.display_name, request.request_id)
+        seated = accepted(
+            self.app.join_game(
+                game_id, request.display_name, *identify(request, "JoinGame", None)
+            )
         )
         return game_service_pb2.JoinGameResponse(**_seated_fields(seated))
 
@@ -182,46 +220,35 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.StartGameResponse:
         game_id = parse_game_name(request.name)
         token = bearer_token(metadata)
-        applied = _accepted(self.app.start_game(game_id, token, request.request_id))
-        viewer = self._viewer(applied.record, token)
-        return game_service_pb2.StartGameResponse(
-            game=game_to_proto(applied.record, viewer, full=True)
+        applied = accepted(
+            self.app.start_game(game_id, token, *identify(request, "StartGame", token))
         )
+        game, _ = seen_by_caller(self.app, applied, token)
+        return game_service_pb2.StartGameResponse(game=game)
 
     def _submit_move(
         self, request: game_service_pb2.SubmitMoveRequest, metadata: Metadata
     ) -> game_service_pb2.SubmitMoveResponse:
         game_id = parse_game_name(request.name)
-        if request.expected_revision < 0:
-            raise ApiError(
-                bad_request(
-                    "INVALID_EXPECTED_REVISION",
-                    "expected_revision must not be negative (0 skips the check).",
-                    [FieldViolation("expected_revision", "must be >= 0")],
-                )
-            )
         token = bearer_token(metadata)
-        applied: Applied = _accepted(
+        applied: Applied = accepted(
             self.app.submit_move(
                 game_id,
                 token,
                 lambda record, seat: command_from_request(record, request.move, seat),
-                request.expected_revision,
-                request.request_id,
+                expected_revision(request.expected_revision),
+                *identify(request, "SubmitMove", token),
             )
         )
-        viewer = self._viewer(applied.record, token)
-        return game_service_pb2.SubmitMoveResponse(
-            game=game_to_proto(applied.record, viewer, full=True),
-            events=[event_to_proto(applied.record, e, viewer) for e in applied.events],
-        )
+        game, events = seen_by_caller(self.app, applied, token)
+        return game_service_pb2.SubmitMoveResponse(game=game, events=events)
 
     def _list_legal_moves(
         self, request: game_service_pb2.ListLegalMovesRequest, metadata: Metadata
     ) -> game_service_pb2.ListLegalMovesResponse:
         game_id = parse_game_name(request.name)
         size = page_size(request.page_size, default=100, maximum=1000)
-        record, moves = _accepted(self.app.legal_moves(game_id, bearer_token(metadata)))
+        record, moves = accepted(self.app.legal_moves(game_id, bearer_token(metadata)))
         token = decode_page_token(request.page_token, "legal-moves", request.name)
         if token is not None and token.revision != record.revision:
             raise ApiError(rejection_status(_moved_on(record.revision, token.revision)))
@@ -240,17 +267,36 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             response.next_page_token = encode_page_token(after)
         return response
 
+    def _undo_move(
+        self, request: game_service_pb2.UndoMoveRequest, metadata: Metadata
+    ) -> game_service_pb2.UndoMoveResponse:
+        return undo.undo_move(self.app, request, bearer_token(metadata))
+
+    def _propose_undo(
+        self, request: game_service_pb2.ProposeUndoRequest, metadata: Metadata
+    ) -> game_service_pb2.ProposeUndoResponse:
+        return undo.propose_undo(self.app, request, bearer_token(metadata))
+
+    def _respond_undo(
+        self, request: game_service_pb2.RespondUndoRequest, metadata: Metadata
+    ) -> game_service_pb2.RespondUndoResponse:
+        return undo.respond_undo(self.app, request, bearer_token(metadata))
+
+    def _get_game_revision(
+        self, request: game_service_pb2.GetGameRevisionRequest, metadata: Metadata
+    ) -> game_service_pb2.GetGameRevisionResponse:
+        return replay.get_game_revision(self.app, request, bearer_token(metadata))
+
+    def _list_game_events(
+        self, request: game_service_pb2.ListGameEventsRequest, metadata: Metadata
+    ) -> game_service_pb2.ListGameEventsResponse:
+        return replay.list_game_events(self.app, request, bearer_token(metadata))
+
     def _load(self, game_id: Any) -> GameRecord:
         record = self.app.get_game(game_id)
         if record is None:
             raise ApiError(rejection_status(game_not_found(game_id)))
         return record
-
-    def _viewer(self, record: GameRecord, token: str | None) -> Seat:
-        viewer = self.app.viewer_for(record, token)
-        if not isinstance(viewer, Seat):  # the use case authenticated it already
-            raise ApiError(_invalid_credentials(record))
-        return viewer
 
 
 def _seated_fields(seated: Seated) -> dict[str, Any]:
@@ -260,12 +306,6 @@ def _seated_fields(seated: Seated) -> dict[str, Any]:
         "player": player_name(record.game_id, seated.seat),
         "seat_token": seated.token,
     }
-
-
-def _accepted(result: T | Rejected) -> T:
-    if isinstance(result, Rejected):
-        raise ApiError(rejection_status(result, _FIELDS.get(result.reason, "")))
-    return result
 
 
 def _type_mismatch(field: str, expected: str) -> grpc.Status:

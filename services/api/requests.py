@@ -4,25 +4,30 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from google.protobuf.message import Message
+
 from services.api.errors import ApiError, FieldViolation, bad_request
 
 _GAME_PREFIX = "games/"
+MAX_REQUEST_ID = 100
+_REVISION_NAME = re.compile(
+    r"games/(?P<game>[^/]+)/revisions/(?P<revision>[1-9][0-9]{0,18})"
+)
+_MAX_REVISION = 2**63 - 1  # revisions are int64 in every message
 
 
 def parse_game_name(name: str, field: str = "name") -> UUID:
     """Returns the game id of a ``games/{game}`` resource name."""
     game_id = name.removeprefix(_GAME_PREFIX) if name.startswith(_GAME_PREFIX) else ""
-    try:
-        parsed = UUID(game_id)
-    except ValueError:
-        parsed = None
-    # One spelling per game (AIP-122): the lower-case, hyphenated form.
-    if parsed is None or str(parsed) != game_id:
+    parsed = _canonical_uuid(game_id)
+    if parsed is None:
         raise ApiError(
             bad_request(
                 "INVALID_NAME",
@@ -32,6 +37,40 @@ def parse_game_name(name: str, field: str = "name") -> UUID:
             )
         )
     return parsed
+
+
+def parse_revision_name(name: str, field: str = "name") -> tuple[UUID, int]:
+    """Returns the game id and revision of ``games/{game}/revisions/{revision}``.
+
+    The revision is a decimal number from 1 (the game's creation) to the int64
+    maximum, without leading zeros: one spelling per revision.
+    """
+    found = _REVISION_NAME.fullmatch(name)
+    game_id = _canonical_uuid(found["game"]) if found else None
+    revision = int(found["revision"]) if found else 0
+    if game_id is None or not 1 <= revision <= _MAX_REVISION:
+        raise ApiError(
+            bad_request(
+                "INVALID_NAME",
+                f"{field} must be a revision resource name like "
+                "'games/<uuid>/revisions/<n>', n >= 1.",
+                [FieldViolation(field, "expected games/<uuid>/revisions/<n>, n >= 1")],
+                {"field": field},
+            )
+        )
+    return game_id, revision
+
+
+def _canonical_uuid(text: str) -> UUID | None:
+    """Returns the UUID ``text`` spells, None unless in its one spelling.
+
+    One spelling per game (AIP-122): the lower-case, hyphenated form.
+    """
+    try:
+        parsed = UUID(text)
+    except ValueError:
+        return None
+    return parsed if str(parsed) == text else None
 
 
 def page_size(requested: int, default: int, maximum: int) -> int:
@@ -90,3 +129,30 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
             )
         )
     return token
+
+
+def identify(request: Message, method: str, token: str | None) -> tuple[str, str]:
+    """Returns the request id and the fingerprint that tells a retry from a reuse.
+
+    The fingerprint covers the method, the request's content (its id aside) and
+    the caller's credentials, so the same id sent with anything else is refused.
+    """
+    request_id = str(getattr(request, "request_id", ""))
+    if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
+        raise ApiError(
+            bad_request(
+                "INVALID_REQUEST_ID",
+                f"request_id must be printable and at most {MAX_REQUEST_ID} "
+                "characters; a UUID4 is recommended.",
+                [FieldViolation("request_id", "not a usable request id")],
+            )
+        )
+    if not request_id:
+        return "", ""
+    content = type(request)()
+    content.CopyFrom(request)
+    content.ClearField("request_id")
+    digest = hashlib.sha256(method.encode() + b"\x00")
+    digest.update(content.SerializeToString(deterministic=True))
+    digest.update(b"\x00" + hashlib.sha256((token or "").encode()).digest())
+    return request_id, digest.hexdigest()

@@ -38,12 +38,16 @@ class Server:
         return self.process.wait(timeout=30)
 
 
-def start_server(database: str, *, dev: bool) -> Server:
+def start_server(
+    database: str, *, dev: bool, heartbeat_seconds: float | None = None
+) -> Server:
     """Starts ``tabletop serve`` on a free loopback port and waits until it serves."""
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
     command += ["--database", database, "--log-level", "WARNING"]
     if dev:
         command.append("--dev")
+    if heartbeat_seconds is not None:
+        command += ["--heartbeat-seconds", str(heartbeat_seconds)]
     process = subprocess.Popen(  # noqa: S603 (our own CLI)
         command,
         stdout=subprocess.PIPE,

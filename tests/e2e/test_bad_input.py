@@ -18,10 +18,11 @@ from tests.e2e.client import (
     get,
     play_to_end,
     seat_of,
+    start_two_seats,
     submit,
 )
 from tests.e2e.conftest import Server, start_server
-from tests.e2e.test_qwirkle_game import SEED, _start
+from tests.e2e.test_qwirkle_game import SEED
 
 Tile = qwirkle_pb2.QwirkleTile
 
@@ -185,7 +186,7 @@ CASES: dict[str, tuple[Callable[[Table], Attempt], grpc.StatusCode, str]] = {
 @pytest.fixture
 def table(server: Server) -> Table:
     """Returns a started two-seat game."""
-    name, tokens = _start(server, SEED)
+    name, tokens = start_two_seats(server.stub, SEED)
     seat = seat_of(get(server.stub, name).current_player)
     rack = list(get(server.stub, name, tokens[seat]).qwirkle_view.private_state.rack)
     return Table(name, tokens, seat, rack)
@@ -209,7 +210,7 @@ def test_a_bad_move_is_refused_with_its_reason_and_stores_nothing(
 
 
 def test_a_move_after_the_game_ended_is_refused(server: Server) -> None:
-    name, tokens = _start(server, SEED)
+    name, tokens = start_two_seats(server.stub, SEED)
     play_to_end(server.stub, name, tokens, random.Random(3).choice)
     finished = get(server.stub, name)
     tile = Tile(

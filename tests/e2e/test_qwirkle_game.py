@@ -25,25 +25,11 @@ from tests.e2e.client import (
     get,
     health_status,
     play_to_end,
+    start_two_seats,
 )
 from tests.e2e.conftest import Server
 
 SEED = bytes(range(32))
-
-
-def _start(server: Server, seed: bytes = b"") -> tuple[str, list[str]]:
-    created = create_qwirkle(server.stub, "Ana", seed)
-    name = created.game.name
-    joined = server.stub.JoinGame(
-        game_service_pb2.JoinGameRequest(name=name, display_name="Ben"), timeout=10
-    )
-    tokens = [created.seat_token, joined.seat_token]
-    server.stub.StartGame(
-        game_service_pb2.StartGameRequest(name=name),
-        metadata=(("authorization", f"Bearer {tokens[0]}"),),
-        timeout=10,
-    )
-    return name, tokens
 
 
 def _domain_replay(seed: bytes, played: list[tuple[int, Any]]) -> tables.Table:
@@ -73,7 +59,7 @@ def _domain_replay(seed: bytes, played: list[tuple[int, Any]]) -> tables.Table:
 def test_two_seats_play_a_whole_game_and_the_scores_match_the_domain(
     server: Server,
 ) -> None:
-    name, tokens = _start(server, SEED)
+    name, tokens = start_two_seats(server.stub, SEED)
     chooser = random.Random(2026)
     spectator_view = get(server.stub, name)
     assert not spectator_view.qwirkle_view.HasField("private_state")
@@ -94,7 +80,7 @@ def test_two_seats_play_a_whole_game_and_the_scores_match_the_domain(
 def test_the_revealed_seed_matches_its_commitment_and_rederives_the_racks(
     server: Server,
 ) -> None:
-    name, tokens = _start(server)  # the server draws the seed
+    name, tokens = start_two_seats(server.stub)  # the server draws the seed
     opening = [get(server.stub, name, token) for token in tokens]
     committed = opening[0].seed_commitment
     assert all(view.seed == "" for view in opening)
@@ -126,7 +112,7 @@ def test_the_server_reports_health_and_serves_reflection(server: Server) -> None
 
 def test_list_games_finds_a_waiting_table_by_filter(server: Server) -> None:
     waiting = create_qwirkle(server.stub, "Cy").game.name
-    started, _ = _start(server)
+    started, _ = start_two_seats(server.stub)
     reply = server.stub.ListGames(
         game_service_pb2.ListGamesRequest(filter="state = WAITING_FOR_PLAYERS"),
         timeout=10,
@@ -137,7 +123,7 @@ def test_list_games_finds_a_waiting_table_by_filter(server: Server) -> None:
 
 
 def test_a_token_of_one_game_does_not_open_another(server: Server) -> None:
-    _, first_tokens = _start(server)
-    second, _ = _start(server)
+    _, first_tokens = start_two_seats(server.stub)
+    second, _ = start_two_seats(server.stub)
     code, reason, _ = expect_error(get, server.stub, second, first_tokens[0])
     assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")

@@ -35,7 +35,7 @@ from domain.games.qwirkle.model import (
     TurnPassed,
     TurnScored,
 )
-from domain.games.qwirkle.rules import actor, decide, outcome, to_move
+from domain.games.qwirkle.rules import actor, decide, outcome, self_undoable, to_move
 from domain.games.qwirkle.setup import check_config, initial_state, setup
 from domain.games.qwirkle.views import (
     QwirklePrivate,
@@ -83,6 +83,7 @@ RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
     outcome=outcome,
     to_move=to_move,
     actor=actor,
+    self_undoable=self_undoable,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,

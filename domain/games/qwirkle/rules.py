@@ -32,6 +32,7 @@ from domain.games.qwirkle.model import (
     Phase,
     PlaceTiles,
     State,
+    TilesDealt,
     TilesDrawn,
     TilesExchanged,
     TilesPlaced,
@@ -53,6 +54,20 @@ def to_move(state: State) -> tuple[int, ...]:
 def actor(command: Command) -> int:
     """Returns the seat a command is issued for."""
     return command.seat
+
+
+def self_undoable(events: tuple[Event, ...]) -> bool:
+    """Tells whether a move revealed nothing, so its mover may take it back alone.
+
+    DESIGN §6, D23: a pass, or a placement that drew no tile (the bag was empty)
+    and did not end the game. Draws and exchanges show new tiles to the mover and
+    use up randomness; the end of the game reveals every hand.
+    """
+    return not any(
+        isinstance(event, TilesExchanged | GameEnded | TilesDealt)
+        or (isinstance(event, TilesDrawn) and event.count > 0)
+        for event in events
+    )
 
 
 def outcome(state: State) -> Outcome:

@@ -7,16 +7,16 @@ visibility functions for that caller first (DESIGN §5).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from google.protobuf import timestamp_pb2
 from tabletop.v1 import event_pb2, game_pb2
 
 from domain.common import table as tables
-from domain.common.seats import Viewer
+from domain.common.seats import Operator, Viewer
+from domain.common.undo import UNDO_EVENT_TYPES
 from services.api.convert.registry import converter_for
+from services.api.convert.undo import proposal_to_proto, timestamp, undo_event_to_proto
 from services.records import GameRecord, RecordedEvent
 
 _STATES: Mapping[tables.TableStatus, int] = {
@@ -36,8 +36,14 @@ def player_name(game_id: UUID, seat: int) -> str:
     return f"games/{game_id}/players/{seat}"
 
 
-def game_to_proto(record: GameRecord, viewer: Viewer, *, full: bool) -> game_pb2.Game:
-    """Returns the game as ``viewer`` may see it; ``full`` adds the game's view."""
+def game_to_proto(
+    record: GameRecord, viewer: Viewer, *, full: bool, reveal_all: bool = False
+) -> game_pb2.Game:
+    """Returns the game as ``viewer`` may see it; ``full`` adds the game's view.
+
+    ``reveal_all`` shows everything, the seed included, whatever the state of
+    ``record``: for a replay of a game that has finished since (DESIGN §5).
+    """
     table = record.table
     converter = converter_for(table.game_type)
     outcome = tables.outcome(table, record.rules)
@@ -49,8 +55,8 @@ def game_to_proto(record: GameRecord, viewer: Viewer, *, full: bool) -> game_pb2
         revision=record.revision,
         move_count=record.move_count,
         etag=f'W/"{record.revision}"',
-        create_time=_timestamp(record.created_at),
-        update_time=_timestamp(record.updated_at),
+        create_time=timestamp(record.created_at),
+        update_time=timestamp(record.updated_at),
         max_players=table.max_players,
         seed_commitment=table.commitment,
     )
@@ -69,11 +75,17 @@ def game_to_proto(record: GameRecord, viewer: Viewer, *, full: bool) -> game_pb2
     if table.final is not None:
         game.seed = table.final.seed
         game.winners.extend(player_name(record.game_id, s) for s in table.final.winners)
+    elif reveal_all:  # a snapshot from before the end: the end revealed this seed
+        game.seed = table.seed
+    if table.undo.proposal is not None:
+        game.pending_undo.CopyFrom(
+            proposal_to_proto(table.undo.proposal, _names(record.game_id))
+        )
     getattr(game, converter.config_field).CopyFrom(
         converter.config_to_proto(table.config)
     )
     if full and table.game is not None:
-        seen_as = tables.effective_viewer(table, viewer)
+        seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
         view = record.rules.view(table.game, seen_as)
         names = _names(record.game_id)
         getattr(game, converter.view_field).CopyFrom(
@@ -83,17 +95,25 @@ def game_to_proto(record: GameRecord, viewer: Viewer, *, full: bool) -> game_pb2
 
 
 def event_to_proto(
-    record: GameRecord, recorded: RecordedEvent, viewer: Viewer
+    record: GameRecord,
+    recorded: RecordedEvent,
+    viewer: Viewer,
+    *,
+    reveal_all: bool = False,
 ) -> event_pb2.GameEvent:
-    """Returns one recorded event as ``viewer`` may see it."""
+    """Returns one recorded event as ``viewer`` may see it.
+
+    ``reveal_all`` shows the event unredacted, as for the operator: for a replay
+    of a game that has finished since (DESIGN §5).
+    """
     game_id = record.game_id
     message = event_pb2.GameEvent(
         revision=recorded.revision,
         move_number=recorded.move_number,
         actor="" if recorded.actor is None else player_name(game_id, recorded.actor),
-        create_time=_timestamp(recorded.timestamp),
+        create_time=timestamp(recorded.timestamp),
     )
-    seen_as = tables.effective_viewer(record.table, viewer)
+    seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
     event = tables.visible(recorded.event, seen_as, record.rules)
     if event is not None:
         _set_event(message, record, event)
@@ -132,16 +152,18 @@ def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> 
                     seed=event.seed,
                 )
             )
+        case _ if isinstance(event, UNDO_EVENT_TYPES):
+            member, undo_message = undo_event_to_proto(event, names)
+            getattr(message, member).CopyFrom(undo_message)
         case _:
             game_event = converter.event_to_proto(event, names)
             getattr(message, converter.event_field).CopyFrom(game_event)
 
 
+def _seen_as(record: GameRecord, viewer: Viewer, *, reveal_all: bool) -> Viewer:
+    """Returns whom to redact for: the operator when everything is revealed."""
+    return Operator() if reveal_all else tables.effective_viewer(record.table, viewer)
+
+
 def _names(game_id: UUID) -> Any:
     return lambda seat: player_name(game_id, seat)
-
-
-def _timestamp(moment: datetime) -> timestamp_pb2.Timestamp:
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromDatetime(moment)
-    return stamp

@@ -6,11 +6,21 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from domain.common import table as tables
+from domain.common.undo import (
+    UNDO_EVENTS,
+    MovePlayed,
+    MovesUndone,
+    UndoAccepted,
+    UndoOutcome,
+    UndoProposed,
+    UndoResolved,
+)
 from domain.games.qwirkle import (
     RULES,
     Color,
@@ -72,6 +82,12 @@ RARE_VALUES: list[Any] = [
     tables.GameFinished((0, 12, 12), (1, 2), "00" * 32),
     Placement(BLUE_CLOVER, -107, 108),
     QwirkleConfig(),
+    MovePlayed(2, undoable=True),
+    UndoProposed(3, 1, 40, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)),
+    UndoAccepted(3, 0),
+    UndoResolved(3, UndoOutcome.REJECTED, 0, datetime(2026, 1, 2, tzinfo=UTC)),
+    UndoResolved(4, UndoOutcome.WITHDRAWN, None, None),
+    MovesUndone(40, 1, 1, 3),
 ]
 
 
@@ -91,12 +107,13 @@ def test_every_command_of_real_play_survives_a_json_round_trip(
         assert round_trip(command) == command
 
 
-def test_real_play_produces_every_stored_event_but_a_pass(
+def test_real_play_produces_every_stored_event_but_a_pass_and_undos(
     played: tuple[list[Any], list[Any]],
 ) -> None:
     events, commands = played
     seen = {CODEC.name_of(event) for event in events}
-    expected = {*tables.TABLE_EVENTS, *RULES.events} - {"qwirkle.TurnPassed"}
+    undos = {name for name in UNDO_EVENTS if name != "table.MovePlayed"}
+    expected = {*tables.TABLE_EVENTS, *RULES.events} - {"qwirkle.TurnPassed", *undos}
     assert seen == expected
     assert {type(c) for c in commands} == {PlaceTiles, ExchangeTiles}
 

@@ -15,8 +15,9 @@ from domain.common.decision import Rejected, RejectionKind
 from domain.common.rng import SEED_BYTES, commitment
 from domain.common.seats import Seat, Spectator
 from domain.games.qwirkle import RULES, Pass, QwirkleConfig, TilesDealt
-from services.games import Applied, GamesApp, Seated, token_hash
+from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, StoredEvent
+from services.tokens import token_hash
 from tests.helpers import SEED, fold_table, refused
 
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}

@@ -10,6 +10,7 @@ from domain.common import table as tables
 from domain.common.decision import Decision, RejectionKind
 from domain.common.rng import commitment
 from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.undo import MovePlayed
 from domain.games.qwirkle import (
     RULES,
     GameEnded,
@@ -240,8 +241,10 @@ def test_play_hands_the_command_to_the_games_rules() -> None:
     seat = seat_to_move(table)
     command = first_legal_move(table.game, seat)
     events = accepted(tables.play(table, RULES, seat, command))
-    assert events == accepted(RULES.decide(table.game, command, table.rng))
-    assert fold_table(events, table).game == RULES.fold(table.game, events)
+    game_events = accepted(RULES.decide(table.game, command, table.rng))
+    # The table marks the move first (for undo), then records the game's events.
+    assert events == (MovePlayed(seat, RULES.self_undoable(game_events)), *game_events)
+    assert fold_table(events, table).game == RULES.fold(table.game, game_events)
 
 
 def test_play_returns_the_games_refusal_unchanged() -> None:

@@ -1,0 +1,66 @@
+"""What every state-changing RPC shares: refusals, freshness, the reply's views."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from tabletop.v1 import event_pb2, game_pb2
+
+from domain.common.decision import Rejected
+from domain.common.seats import Seat
+from services.api.convert.game import event_to_proto, game_to_proto
+from services.api.errors import (
+    ApiError,
+    FieldViolation,
+    bad_request,
+    rejection_status,
+    unauthenticated,
+)
+from services.games import Applied, GamesApp
+
+T = TypeVar("T")
+
+# The request field a table refusal is about, for BadRequest.field_violations.
+_FIELDS = {
+    "INVALID_DISPLAY_NAME": "display_name",
+    "INVALID_PLAYER_COUNT": "game.max_players",
+    "INVALID_SEED": "seed",
+    "UNKNOWN_GAME_TYPE": "game.game_type",
+}
+
+
+def accepted(result: T | Rejected) -> T:
+    """Returns a use case's result, or raises the status of its refusal."""
+    if isinstance(result, Rejected):
+        raise ApiError(rejection_status(result, _FIELDS.get(result.reason, "")))
+    return result
+
+
+def expected_revision(value: int) -> int:
+    """Returns a request's ``expected_revision`` once it is known to be usable."""
+    if value < 0:
+        raise ApiError(
+            bad_request(
+                "INVALID_EXPECTED_REVISION",
+                "expected_revision must not be negative (0 skips the check).",
+                [FieldViolation("expected_revision", "must be >= 0")],
+            )
+        )
+    return value
+
+
+def seen_by_caller(
+    app: GamesApp, applied: Applied, token: str | None
+) -> tuple[game_pb2.Game, list[event_pb2.GameEvent]]:
+    """Returns the game and the events a command appended, as its caller sees them."""
+    record = applied.record
+    viewer = app.viewer_for(record, token)
+    if not isinstance(viewer, Seat):  # the use case authenticated it already
+        raise ApiError(
+            unauthenticated(
+                "INVALID_CREDENTIALS",
+                f"The seat token is not valid for games/{record.game_id}.",
+            )
+        )
+    game = game_to_proto(record, viewer, full=True)
+    return game, [event_to_proto(record, event, viewer) for event in applied.events]

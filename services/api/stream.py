@@ -1,0 +1,196 @@
+"""``StreamGame``: a game's live feed, redacted for its caller (API.md §2.8).
+
+The stream registers its listener before it reads the game, sends the caller's
+snapshot or the stored events after ``after_revision``, then every new event as
+the feed delivers it (in revision order, each once, see ``services.feed``), with a
+heartbeat whenever the game has been idle for the feed's heartbeat interval.
+After the table's ``GameFinished`` it sends a final snapshot and ends with OK.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+from uuid import UUID
+
+import grpc
+from eventsourcing.persistence import InterfaceError, OperationalError
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+from tabletop.v1 import game_service_pb2
+
+from domain.common import table as tables
+from domain.common.decision import Rejected
+from domain.common.seats import Viewer
+from services.api.auth import bearer_token
+from services.api.convert.game import event_to_proto, game_to_proto
+from services.api.errors import (
+    DOMAIN,
+    ApiError,
+    FieldViolation,
+    bad_request,
+    internal,
+    rejection_status,
+    unavailable,
+)
+from services.api.requests import parse_game_name
+from services.feed import Feed, FeedClosedError, SlowConsumerError
+from services.games import GamesApp, game_not_found
+from services.records import GameRecord, RecordedEvent, advance, fold
+from services.store import revision_not_found
+
+log = logging.getLogger(__name__)
+
+Response = game_service_pb2.StreamGameResponse
+
+
+async def stream_game(
+    app: GamesApp,
+    feed: Feed,
+    request: game_service_pb2.StreamGameRequest,
+    context: Any,
+) -> AsyncIterator[Response]:
+    """Yields the caller's feed of a game; ends it with the right status."""
+    try:
+        async for item in _stream(app, feed, request, context):
+            yield item
+    except ApiError as error:
+        await context.abort_with_status(error.status)
+    except SlowConsumerError:
+        await context.abort_with_status(_slow_consumer())
+    except FeedClosedError:
+        await context.abort_with_status(_shutting_down())
+    except (OperationalError, InterfaceError):
+        log.warning("event store unavailable", exc_info=True)
+        await context.abort_with_status(
+            unavailable("The game store is unavailable; retry shortly.")
+        )
+    except Exception:
+        log.exception("unhandled error in StreamGame")
+        await context.abort_with_status(internal())
+
+
+async def _stream(
+    app: GamesApp,
+    feed: Feed,
+    request: game_service_pb2.StreamGameRequest,
+    context: Any,
+) -> AsyncIterator[Response]:
+    game_id = parse_game_name(request.name)
+    after = request.after_revision
+    if after < 0:
+        raise ApiError(
+            bad_request(
+                "INVALID_REVISION",
+                "after_revision must not be negative.",
+                [FieldViolation("after_revision", "must be >= 0")],
+            )
+        )
+    token = bearer_token(context.invocation_metadata())
+    with feed.listen(game_id) as listener:  # before the read: nothing slips by
+        stored, record, viewer = await asyncio.to_thread(
+            _load, app, game_id, token, after
+        )
+        listener.last = record.revision
+        if request.snapshot_first:
+            yield _snapshot(record, viewer)
+            if _finished(record):
+                return
+        else:
+            backlog = [item for item in stored if item.revision > after]
+            # Converted with the game as it is now: once it has finished, every
+            # caller sees all of it (decision T5).
+            for message in await asyncio.to_thread(_events, record, backlog, viewer):
+                yield message
+        while not _finished(record):
+            batch = await listener.next(feed.heartbeat_seconds)
+            if not batch:
+                yield Response(
+                    heartbeat=game_service_pb2.Heartbeat(revision=listener.last)
+                )
+            for item in batch:
+                record = advance(record, game_id, item)
+                yield Response(event=event_to_proto(record, item, viewer))
+        yield _snapshot(record, viewer)
+
+
+def _load(
+    app: GamesApp, game_id: UUID, token: str | None, after: int
+) -> tuple[list[RecordedEvent], GameRecord, Viewer]:
+    """Returns the game's events, the game and the caller, or refuses the request."""
+    stored = app.recorded_events(game_id)
+    record = fold(game_id, stored)
+    if record is None:
+        raise ApiError(rejection_status(game_not_found(game_id)))
+    viewer = app.viewer_for(record, token)
+    if viewer is None:
+        refusal = app.authenticate(record, token)  # INVALID_CREDENTIALS
+        raise ApiError(rejection_status(_as_rejected(refusal)))
+    if after > record.revision:
+        raise ApiError(rejection_status(revision_not_found(record, after)))
+    return stored, record, viewer
+
+
+def _events(
+    record: GameRecord, items: list[RecordedEvent], viewer: Viewer
+) -> list[Response]:
+    return [Response(event=event_to_proto(record, item, viewer)) for item in items]
+
+
+def _snapshot(record: GameRecord, viewer: Viewer) -> Response:
+    return Response(snapshot=game_to_proto(record, viewer, full=True))
+
+
+def _finished(record: GameRecord) -> bool:
+    return record.table.status is tables.TableStatus.FINISHED
+
+
+def _as_rejected(result: int | Rejected) -> Rejected:
+    if isinstance(result, Rejected):
+        return result
+    msg = "a token that names no seat cannot authenticate"
+    raise AssertionError(msg)
+
+
+def _slow_consumer() -> grpc.Status:
+    message = (
+        "The stream fell too far behind and was closed; call StreamGame again, "
+        "with after_revision set to the last revision received, to resume."
+    )
+    return _status(code_pb2.RESOURCE_EXHAUSTED, "SLOW_CONSUMER", message, {})
+
+
+def _shutting_down() -> grpc.Status:
+    message = (
+        "The server is shutting down; call StreamGame again, with after_revision "
+        "set to the last revision received, to resume on another server."
+    )
+    return _status(code_pb2.UNAVAILABLE, "SERVER_SHUTTING_DOWN", message, {}, retry=1)
+
+
+def _status(
+    code: int,
+    reason: str,
+    message: str,
+    metadata: Mapping[str, str],
+    retry: int = 0,
+) -> grpc.Status:
+    info = any_pb2.Any()
+    info.Pack(
+        error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata)
+    )
+    details = [info]
+    if retry:
+        delay = any_pb2.Any()
+        delay.Pack(
+            error_details_pb2.RetryInfo(
+                retry_delay=duration_pb2.Duration(seconds=retry)
+            )
+        )
+        details.append(delay)
+    return rpc_status.to_status(
+        status_pb2.Status(code=code, message=message, details=details)
+    )

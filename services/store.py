@@ -1,0 +1,271 @@
+"""The event store of games: load, authenticate, decide, append, de-duplicate.
+
+Every mutation is one atomic append of the events a decision produced. When two
+writers race for the same revision the store refuses the second append; the
+loser re-loads and re-decides unless the client pinned ``expected_revision``.
+A request id the game has already seen returns what that request stored.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import takewhile
+from typing import Any, TypeAlias
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError
+
+from domain.common.decision import Decision, Rejected, RejectionKind, reject
+from domain.common.seats import Seat, Spectator, Viewer
+from services.records import (
+    GameRecord,
+    RecordedEvent,
+    StoredEvent,
+    advance,
+    fold,
+    unwrap,
+    wrap,
+)
+from services.tokens import token_hash
+
+MAX_ATTEMPTS = 5
+# Decides a command on a loaded game, given the caller's seat (None if unseated).
+Decide: TypeAlias = Callable[[GameRecord, int | None], Decision[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """What a request says about itself: credentials, identity, freshness."""
+
+    token: str | None = None
+    request_id: str = ""
+    # Fingerprint of the request's content: a retry has the same one.
+    request_hash: str = ""
+    # Revision the client based the request on; 0 skips the check.
+    expected_revision: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A game after a command, with the events that command appended."""
+
+    record: GameRecord
+    events: tuple[RecordedEvent, ...]
+
+
+class GameStore(Application[UUID]):
+    """The event-sourced application holding every game's event stream."""
+
+    name = "tabletop"  # fixes the stored table names: do not change
+
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        super().__init__(env)
+        # The time of events and of undo deadlines; tests inject their own.
+        self.clock = clock or (lambda: datetime.now(UTC))
+        # Called after every successful append, with the game and its new events
+        # (the live feed uses it to wake streams of this process at once).
+        self.appended: list[Callable[[UUID, tuple[RecordedEvent, ...]], None]] = []
+
+    def get_game(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
+        """Returns the game, at ``revision`` when given, or None if unknown."""
+        return fold(game_id, self.recorded_events(game_id, lte=revision))
+
+    def recorded_events(
+        self, game_id: UUID, *, gt: int | None = None, lte: int | None = None
+    ) -> list[RecordedEvent]:
+        """Returns the game's decoded events in revision order."""
+        stored = self.events.get(game_id, gt=gt, lte=lte)
+        return [unwrap(event) for event in stored if isinstance(event, StoredEvent)]
+
+    def authenticate(self, record: GameRecord, token: str | None) -> int | Rejected:
+        """Returns the seat a bearer token acts for in this game."""
+        if token is None:
+            return reject(
+                "MISSING_CREDENTIALS",
+                "This call needs a seat token: send 'authorization: Bearer <token>'.",
+                "table/credentials",
+                RejectionKind.UNAUTHENTICATED,
+            )
+        viewer = self.viewer_for(record, token)
+        if not isinstance(viewer, Seat):
+            return reject(
+                "INVALID_CREDENTIALS",
+                f"The seat token is not valid for games/{record.game_id}.",
+                "table/credentials",
+                RejectionKind.UNAUTHENTICATED,
+                game=f"games/{record.game_id}",
+            )
+        return viewer.index
+
+    def viewer_for(self, record: GameRecord, token: str | None) -> Viewer | None:
+        """Returns who a bearer token identifies in this game; None if nobody."""
+        if token is None:
+            return Spectator()
+        hashed = token_hash(token)
+        found: int | None = None
+        for index, holder in enumerate(record.table.seats):
+            # Compare every seat in constant time, so timing tells nothing.
+            if hmac.compare_digest(holder.token_hash, hashed):
+                found = index
+        return None if found is None else Seat(found)
+
+    def game_ids(self, after: int, limit: int) -> Sequence[tuple[int, UUID]]:
+        """Returns (position, id) of the games created after ``after``, oldest first."""
+        notifications = self.recorder.select_notifications(
+            start=after,
+            limit=limit,
+            topics=["table.GameCreated"],
+            inclusive_of_start=False,
+        )
+        return [(n.id, UUID(str(n.originator_id))) for n in notifications]
+
+    def _applied_again(self, record: GameRecord, call: Call) -> Applied | Rejected:
+        """Returns what an earlier request with this id stored, if it is the same."""
+        entry = record.requests[call.request_id]
+        if entry.request_hash != call.request_hash:
+            return reused(call.request_id)
+        later = self.recorded_events(record.game_id, gt=entry.first_revision - 1)
+        events = tuple(takewhile(lambda e: e.request_id == call.request_id, later))
+        return Applied(record, events)
+
+    def _execute(
+        self,
+        game_id: UUID,
+        decide: Decide,
+        call: Call,
+        *,
+        seated: bool = False,
+        is_move: bool = False,
+        joining: bool = False,
+    ) -> Applied | Rejected:
+        """Loads, authenticates, decides and appends; re-decides on a lost race.
+
+        With ``seated`` the caller's token must act for a seat, which ``decide``
+        receives; otherwise ``decide`` receives None. The events are credited to
+        that seat, or with ``joining`` to the seat being taken.
+        """
+        revision = 0
+        for _ in range(MAX_ATTEMPTS):
+            record = self.get_game(game_id)
+            if record is None:
+                return game_not_found(game_id)
+            revision = record.revision
+            seat = self.authenticate(record, call.token) if seated else None
+            if isinstance(seat, Rejected):
+                return seat
+            if call.request_id in record.requests:
+                return self._applied_again(record, call)
+            if call.expected_revision and call.expected_revision != record.revision:
+                return _stale("REVISION_MISMATCH", record.revision)
+            decision = decide(record, seat)
+            if isinstance(decision, Rejected):
+                return decision
+            move_number = record.move_count + 1 if is_move else 0
+            actor = len(record.table.seats) if joining else seat
+            try:
+                return self._append(
+                    record, game_id, decision.events, actor, move_number, call
+                )
+            except IntegrityError:
+                if call.expected_revision:
+                    latest = self.get_game(game_id)
+                    return _stale("CONCURRENT_UPDATE", latest.revision if latest else 0)
+        return _stale("CONCURRENT_UPDATE", revision)
+
+    def _append(
+        self,
+        record: GameRecord | None,
+        game_id: UUID,
+        events: tuple[Any, ...],
+        actor: int | None,
+        move_number: int,
+        call: Call,
+    ) -> Applied:
+        now = self.clock()
+        base = record.revision if record else 0
+        envelopes = [
+            wrap(
+                game_id,
+                base + offset,
+                event,
+                timestamp=now,
+                actor=actor,
+                move_number=move_number,
+                request_id=call.request_id,
+                request_hash=call.request_hash,
+            )
+            for offset, event in enumerate(events, start=1)
+        ]
+        self.save(*envelopes)
+        recorded = tuple(unwrap(envelope) for envelope in envelopes)
+        for item in recorded:
+            record = advance(record, game_id, item)
+        if record is None:
+            msg = "an append must store at least one event"
+            raise ValueError(msg)
+        for listener in self.appended:
+            listener(game_id, recorded)
+        return Applied(record, recorded)
+
+
+def reused(request_id: str) -> Rejected:
+    """Returns the refusal of a request id reused for another request."""
+    return reject(
+        "REQUEST_ID_REUSED",
+        "This request_id was already used for a different request; "
+        "use a new id for every new request.",
+        "table/request_id",
+        requestId=request_id,
+    )
+
+
+def seat_or_fail(seat: int | None) -> int:
+    """Returns the seat a seated call decided for."""
+    if seat is None:
+        msg = "a seated call reached its decision without a seat"
+        raise AssertionError(msg)
+    return seat
+
+
+def game_not_found(game_id: UUID) -> Rejected:
+    """Returns the refusal for an unknown game."""
+    return reject(
+        "GAME_NOT_FOUND",
+        f"There is no game games/{game_id}.",
+        "table/exists",
+        RejectionKind.NOT_FOUND,
+        game=f"games/{game_id}",
+    )
+
+
+def revision_not_found(record: GameRecord, revision: int) -> Rejected:
+    """Returns the refusal for a revision the game has not reached."""
+    game = f"games/{record.game_id}"
+    return reject(
+        "REVISION_NOT_FOUND",
+        f"{game} has no revision {revision} yet; its current revision is "
+        f"{record.revision}.",
+        "table/revision_exists",
+        RejectionKind.NOT_FOUND,
+        game=game,
+        revision=revision,
+        currentRevision=record.revision,
+    )
+
+
+def _stale(reason: str, current: int) -> Rejected:
+    return reject(
+        reason,
+        f"The game has moved on to revision {current}; reload it and try again.",
+        "table/expected_revision",
+        RejectionKind.STALE,
+        currentRevision=current,
+    )

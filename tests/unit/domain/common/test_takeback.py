@@ -1,0 +1,210 @@
+"""Taking moves back: alone where allowed, otherwise by consent (DESIGN §6)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from domain.common import table as tables
+from domain.common.decision import Accepted, Decision, Rejected
+from domain.common.rng import commitment
+from domain.common.takeback import propose_undo, respond_undo, undo_move
+from domain.common.undo import (
+    BACKOFF_FIRST,
+    PROPOSAL_LIFETIME,
+    MovePlayed,
+    MovesUndone,
+    UndoAccepted,
+    UndoOutcome,
+    UndoProposed,
+    UndoResolved,
+)
+from tests.counting_game import RULES, Add, Config
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+SEED = bytes(range(32))
+
+
+def _apply(table: tables.Table, decision: Decision[Any]) -> tables.Table:
+    assert isinstance(decision, Accepted), decision
+    for event in decision.events:
+        table = tables.evolve(table, event, RULES)
+    return table
+
+
+def _refused(decision: Decision[Any], reason: str) -> None:
+    assert isinstance(decision, Rejected), decision
+    assert decision.reason == reason
+
+
+def _started(players: int = 3) -> tables.Table:
+    created = tables.create(RULES, Config(), players, SEED, commitment(SEED), "P0", "")
+    assert isinstance(created, Accepted)
+    table: tables.Table | None = None
+    for event in created.events:
+        table = tables.evolve(table, event, RULES)
+    assert table is not None
+    for seat in range(1, players):
+        table = _apply(table, tables.join(table, f"P{seat}", ""))
+    return _apply(table, tables.start(table, RULES, 0))
+
+
+def _move(table: tables.Table, seat: int, n: int = 1, *, draw: bool = False) -> Any:
+    return _apply(table, tables.play(table, RULES, seat, Add(seat, n, draw)))
+
+
+def test_every_move_is_marked_for_undo_with_the_games_verdict() -> None:
+    table = _started()
+    decision = tables.play(table, RULES, 0, Add(0, 2, draw=True))
+    assert isinstance(decision, Accepted)
+    assert decision.events[0] == MovePlayed(0, undoable=False)
+
+
+def test_a_player_takes_back_a_move_that_revealed_nothing() -> None:
+    before = _started()
+    after = _move(before, 0, 3)
+    decision = undo_move(after, 0, NOW)
+    assert isinstance(decision, Accepted)
+    assert decision.events == (MovesUndone(before.revision, 1, 0, 0),)
+    undone = _apply(after, decision)
+    assert undone.game == before.game
+    assert undone.revision == after.revision + 1  # history is appended, not cut
+
+
+def test_a_move_that_revealed_something_cannot_be_taken_back_alone() -> None:
+    table = _move(_started(), 0, draw=True)
+    _refused(undo_move(table, 0, NOW), "MOVE_NOT_UNDOABLE")
+
+
+def test_only_the_last_mover_may_take_back_and_only_the_last_move() -> None:
+    table = _move(_move(_started(), 0), 1)
+    _refused(undo_move(table, 0, NOW), "LAST_MOVE_NOT_YOURS")
+    _refused(propose_undo(table, 0, NOW), "LAST_MOVE_NOT_YOURS")
+
+
+def test_there_is_nothing_to_undo_before_the_first_move() -> None:
+    _refused(undo_move(_started(), 0, NOW), "NOTHING_TO_UNDO")
+
+
+def test_consecutive_undos_walk_back_move_by_move() -> None:
+    start = _started(2)
+    one = _move(start, 0)
+    two = _move(one, 1)
+    back_to_one = _apply(two, undo_move(two, 1, NOW))
+    assert back_to_one.game == one.game
+    back_to_start = _apply(back_to_one, undo_move(back_to_one, 0, NOW))
+    assert back_to_start.game == start.game
+
+
+def test_a_takeback_needs_every_other_seat_to_accept() -> None:
+    before = _started(3)
+    table = _move(before, 0, draw=True)
+    table = _apply(table, propose_undo(table, 0, NOW))
+    proposal = table.undo.proposal
+    assert proposal is not None
+    assert proposal.target_revision == before.revision
+    first = respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW)
+    assert isinstance(first, Accepted)
+    assert first.events == (UndoAccepted(proposal.proposal_id, 1),)
+    table = _apply(table, first)
+    last = respond_undo(table, 2, proposal.proposal_id, accept=True, now=NOW)
+    assert isinstance(last, Accepted)
+    assert [type(e) for e in last.events] == [UndoAccepted, MovesUndone, UndoResolved]
+    table = _apply(table, last)
+    assert table.game == before.game
+    assert table.undo.proposal is None
+
+
+def test_a_decline_closes_the_proposal_and_the_proposer_waits_longer_each_time() -> (
+    None
+):
+    table = _move(_started(2), 0, draw=True)
+    waits = []
+    now = NOW
+    for _ in range(3):
+        table = _apply(table, propose_undo(table, 0, now))
+        proposal = table.undo.proposal
+        assert proposal is not None
+        table = _apply(
+            table, respond_undo(table, 1, proposal.proposal_id, accept=False, now=now)
+        )
+        assert table.undo.proposal is None
+        refused = propose_undo(table, 0, now)
+        _refused(refused, "UNDO_BACKOFF")
+        assert isinstance(refused, Rejected)
+        retry_at = datetime.fromisoformat(refused.metadata["retryAt"])
+        waits.append(retry_at - now)
+        now = retry_at
+    assert waits == [BACKOFF_FIRST, BACKOFF_FIRST * 2, BACKOFF_FIRST * 4]
+
+
+def test_a_new_move_withdraws_an_open_proposal() -> None:
+    table = _move(_started(2), 0, draw=True)
+    table = _apply(table, propose_undo(table, 0, NOW))
+    proposal = table.undo.proposal
+    assert proposal is not None
+    decision = tables.play(table, RULES, 1, Add(1, 1))
+    assert isinstance(decision, Accepted)
+    assert decision.events[0] == UndoResolved(
+        proposal.proposal_id, UndoOutcome.WITHDRAWN, None, None
+    )
+    table = _apply(table, decision)
+    assert table.undo.proposal is None
+    _refused(
+        respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW),
+        "NO_OPEN_PROPOSAL",
+    )
+
+
+def test_an_expired_proposal_cannot_be_answered_and_a_new_one_closes_it() -> None:
+    table = _move(_started(2), 0, draw=True)
+    table = _apply(table, propose_undo(table, 0, NOW))
+    proposal = table.undo.proposal
+    assert proposal is not None
+    later = NOW + PROPOSAL_LIFETIME
+    _refused(
+        respond_undo(table, 1, proposal.proposal_id, accept=True, now=later),
+        "NO_OPEN_PROPOSAL",
+    )
+    again = propose_undo(table, 0, later)
+    assert isinstance(again, Accepted)
+    assert again.events[0] == UndoResolved(
+        proposal.proposal_id, UndoOutcome.EXPIRED, None, later
+    )
+    assert isinstance(again.events[1], UndoProposed)
+    assert again.events[1].proposal_id == proposal.proposal_id + 1
+
+
+def test_one_proposal_at_a_time_and_one_answer_per_seat() -> None:
+    table = _move(_started(3), 0, draw=True)
+    table = _apply(table, propose_undo(table, 0, NOW))
+    proposal = table.undo.proposal
+    assert proposal is not None
+    _refused(propose_undo(table, 0, NOW), "PROPOSAL_OPEN")
+    _refused(
+        respond_undo(table, 0, proposal.proposal_id, accept=True, now=NOW),
+        "ALREADY_RESPONDED",
+    )
+    table = _apply(
+        table, respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW)
+    )
+    _refused(
+        respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW),
+        "ALREADY_RESPONDED",
+    )
+
+
+def test_nothing_can_be_taken_back_once_the_game_is_over() -> None:
+    table = _move(_started(2), 0, 10)
+    assert table.status is tables.TableStatus.FINISHED
+    _refused(undo_move(table, 0, NOW), "GAME_NOT_IN_PROGRESS")
+    _refused(propose_undo(table, 0, NOW + timedelta(seconds=1)), "GAME_NOT_IN_PROGRESS")
+
+
+@pytest.mark.parametrize("seat", [-1, 5])
+def test_a_seat_nobody_holds_cannot_undo(seat: int) -> None:
+    table = _move(_started(2), 0)
+    _refused(undo_move(table, seat, NOW), "NOT_A_PARTICIPANT")
+    _refused(respond_undo(table, seat, 1, accept=True, now=NOW), "NOT_A_PARTICIPANT")

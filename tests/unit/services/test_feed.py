@@ -1,0 +1,309 @@
+"""The live feed's fan-out on the in-memory and SQLite stores, and its server wiring.
+
+The in-memory store wakes the library's subscription in process; SQLite has no
+subscription, so the feed hears this process's appends. Both must deliver each
+event once, in order, to the listeners of its game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+
+from domain.games.qwirkle import RULES, QwirkleConfig
+from infra.server import create_server, stop_server
+from infra.settings import Settings
+from services.feed import Feed, FeedClosedError, Listener, SlowConsumerError
+from services.games import Applied, GamesApp, Seated
+from services.records import GameRecord, RecordedEvent
+from tests.helpers import SEED
+
+STORES = ["memory", "sqlite"]
+WAIT = 5.0  # seconds a test waits for something that should take milliseconds
+
+
+@pytest.fixture(params=STORES)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GamesApp]:
+    if request.param == "memory":
+        env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    else:
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(tmp_path / "feed.sqlite3"),
+        }
+    app = GamesApp(env, allow_client_seed=True)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+async def feed(app: GamesApp) -> AsyncIterator[Feed]:
+    feed = Feed(app, heartbeat_seconds=0.05, queue_size=64)
+    feed.start()
+    yield feed
+    await feed.stop()
+
+
+def start_game(app: GamesApp) -> tuple[UUID, list[str]]:
+    """Opens, fills and starts a two-player Qwirkle game; returns id and tokens."""
+    creator = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada", seed=SEED)
+    assert isinstance(creator, Seated)
+    game_id = creator.record.game_id
+    joiner = app.join_game(game_id, "Bo")
+    assert isinstance(joiner, Seated)
+    assert isinstance(app.start_game(game_id, creator.token), Applied)
+    return game_id, [creator.token, joiner.token]
+
+
+def first_legal(record: GameRecord, seat: int) -> Any:
+    return next(RULES.legal_moves(record.table.game, seat))
+
+
+def play(app: GamesApp, game_id: UUID, tokens: list[str], moves: int = 1) -> int:
+    """Plays the first legal move of the seat to move; returns the new revision."""
+    revision = 0
+    for _ in range(moves):
+        record = app.get_game(game_id)
+        assert record is not None
+        (seat,) = RULES.to_move(record.table.game)
+        played = app.submit_move(game_id, tokens[seat], first_legal)
+        assert isinstance(played, Applied), played
+        revision = played.record.revision
+    return revision
+
+
+async def collect(listener: Listener, until: int) -> list[int]:
+    """Returns the revisions the listener gives until it reaches ``until``."""
+    revisions: list[int] = []
+    async with asyncio.timeout(WAIT):
+        while listener.last < until:
+            revisions += [item.revision for item in await listener.next(WAIT)]
+    return revisions
+
+
+def events(app: GamesApp, game_id: UUID) -> list[RecordedEvent]:
+    return app.recorded_events(game_id)
+
+
+async def no_listener_left(feed: Feed) -> None:
+    """Waits until the feed has no listener left."""
+    for _ in range(int(WAIT / 0.01)):
+        if not feed.listening():
+            return
+        await asyncio.sleep(0.01)
+    msg = f"{feed.listening()} listeners left behind"
+    raise AssertionError(msg)
+
+
+def unregistered(feed: Feed, game_id: UUID) -> Listener:
+    """Returns a listener the feed does not deliver to: the test offers events."""
+    return Listener(feed, game_id, 64)
+
+
+# --- fan-out ---
+
+
+async def test_each_new_event_reaches_every_listener_once_in_order(
+    app: GamesApp, feed: Feed
+) -> None:
+    game_id, tokens = start_game(app)
+    first, second = feed.listen(game_id), feed.listen(game_id)
+    first.last = second.last = 6
+    final = await asyncio.to_thread(play, app, game_id, tokens, 3)
+    expected = list(range(7, final + 1))
+    assert await collect(first, final) == expected
+    assert await collect(second, final) == expected
+
+
+async def test_listeners_of_other_games_hear_nothing(app: GamesApp, feed: Feed) -> None:
+    game_id, tokens = start_game(app)
+    other, _ = start_game(app)
+    quiet = feed.listen(other)
+    quiet.last = 6
+    loud = feed.listen(game_id)
+    loud.last = 6
+    final = play(app, game_id, tokens)
+    await collect(loud, final)
+    assert await quiet.next(0.05) == ()
+
+
+async def test_events_delivered_twice_are_returned_once(
+    app: GamesApp, feed: Feed
+) -> None:
+    game_id, _ = start_game(app)
+    stored = events(app, game_id)
+    with unregistered(feed, game_id) as listener:
+        listener.offer(tuple(stored[0:3]))
+        listener.offer(tuple(stored[1:4]))
+        listener.offer(tuple(stored[0:2]))
+        assert [e.revision for e in await listener.next(1)] == [1, 2, 3]
+        assert [e.revision for e in await listener.next(1)] == [4]
+        assert await listener.next(0.05) == ()
+
+
+async def test_a_gap_is_filled_from_the_store(app: GamesApp, feed: Feed) -> None:
+    game_id, _ = start_game(app)
+    stored = events(app, game_id)
+    with unregistered(feed, game_id) as listener:
+        listener.last = 2
+        listener.offer((stored[4],))  # revision 5: 3 and 4 are missing
+        assert [e.revision for e in await listener.next(1)] == [3, 4, 5, 6]
+        listener.offer((stored[5],))  # already read
+        assert await listener.next(0.05) == ()
+
+
+async def test_events_in_flight_while_a_stream_reads_the_store_are_not_repeated(
+    app: GamesApp, feed: Feed
+) -> None:
+    game_id, tokens = start_game(app)
+    with feed.listen(game_id) as listener:  # registered first, as a stream does
+        in_flight = play(app, game_id, tokens)  # reaches the listener too
+        listener.last = len(events(app, game_id))  # the stream's read has it
+        assert listener.last == in_flight
+        final = play(app, game_id, tokens)
+        assert await collect(listener, final) == list(range(in_flight + 1, final + 1))
+
+
+async def test_an_idle_listener_returns_nothing_after_the_interval(
+    app: GamesApp, feed: Feed
+) -> None:
+    game_id, _ = start_game(app)
+    with feed.listen(game_id) as listener:
+        listener.last = 6
+        started = asyncio.get_running_loop().time()
+        assert await listener.next(0.1) == ()
+        assert asyncio.get_running_loop().time() - started >= 0.09
+
+
+# --- bounded memory, no leaks ---
+
+
+async def test_a_listener_that_falls_behind_is_closed(app: GamesApp) -> None:
+    feed = Feed(app, queue_size=4)
+    feed.start()
+    game_id, tokens = start_game(app)
+    listener = feed.listen(game_id)
+    listener.last = 6
+    final = await asyncio.to_thread(play, app, game_id, tokens, 6)  # > 4 batches
+    await no_listener_left(feed)  # the feed drops it as soon as it overflows
+    with pytest.raises(SlowConsumerError):
+        await collect(listener, final)
+    await feed.stop()
+
+
+async def test_closing_a_listener_unsubscribes_it(app: GamesApp, feed: Feed) -> None:
+    game_id, _ = start_game(app)
+    with feed.listen(game_id), feed.listen(game_id):
+        assert feed.listening() == 2
+    assert feed.listening() == 0
+    assert feed._listeners == {}
+
+
+async def test_stopping_the_feed_ends_listeners_and_the_thread(app: GamesApp) -> None:
+    feed = Feed(app)
+    feed.start()
+    game_id, _ = start_game(app)
+    listener = feed.listen(game_id)
+    await feed.stop()
+    with pytest.raises(FeedClosedError):
+        await listener.next(1)
+    with pytest.raises(FeedClosedError):
+        feed.listen(game_id)
+    assert feed.listening() == 0
+    assert feed._thread is None or not feed._thread.is_alive()
+    assert feed._appended not in app.appended
+
+
+# --- through a real server in this process ---
+
+
+@pytest.fixture
+async def served(
+    app: GamesApp,
+) -> AsyncIterator[tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]]:
+    settings = Settings(listen="127.0.0.1:0", reflection=False)
+    feed = Feed(app, heartbeat_seconds=0.2)
+    server, port, health = await create_server(settings, app, feed)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    try:
+        yield (
+            game_service_pb2_grpc.GameServiceStub(channel),
+            feed,
+            (server, health),
+        )
+    finally:
+        await channel.close()
+        await stop_server(server, health, feed, 1)
+
+
+async def read(call: Any) -> game_service_pb2.StreamGameResponse:
+    """Returns the next item of a stream call."""
+    item = await call.read()
+    assert isinstance(item, game_service_pb2.StreamGameResponse)
+    return item
+
+
+def reason_of(error: grpc.aio.AioRpcError) -> str:
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    assert status is not None
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    return info.reason
+
+
+async def test_a_cancelled_stream_leaves_no_listener(
+    app: GamesApp, served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]
+) -> None:
+    stub, feed, _ = served
+    game_id, tokens = start_game(app)
+    request = game_service_pb2.StreamGameRequest(
+        name=f"games/{game_id}", snapshot_first=True
+    )
+    call = stub.StreamGame(request, timeout=WAIT)
+    assert (await read(call)).snapshot.revision == 6
+    await asyncio.to_thread(play, app, game_id, tokens)
+    assert (await read(call)).event.revision == 7
+    assert feed.listening() == 1
+    call.cancel()
+    await no_listener_left(feed)
+
+
+async def test_an_idle_stream_sends_heartbeats(
+    app: GamesApp, served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]
+) -> None:
+    stub, _, _ = served
+    game_id, _ = start_game(app)
+    request = game_service_pb2.StreamGameRequest(name=f"games/{game_id}")
+    call = stub.StreamGame(request, timeout=WAIT)
+    items = [await read(call) for _ in range(8)]
+    call.cancel()
+    assert [item.WhichOneof("item") for item in items] == ["event"] * 6 + [
+        "heartbeat"
+    ] * 2
+    assert [item.heartbeat.revision for item in items[6:]] == [6, 6]
+
+
+async def test_open_streams_end_unavailable_when_the_server_stops(
+    app: GamesApp, served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]
+) -> None:
+    stub, feed, (server, health) = served
+    game_id, _ = start_game(app)
+    request = game_service_pb2.StreamGameRequest(
+        name=f"games/{game_id}", snapshot_first=True
+    )
+    call = stub.StreamGame(request, timeout=WAIT)
+    await read(call)
+    await stop_server(server, health, feed, 1)
+    with pytest.raises(grpc.aio.AioRpcError) as raised:
+        await call.read()
+    assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert reason_of(raised.value) == "SERVER_SHUTTING_DOWN"

@@ -1,0 +1,130 @@
+"""Undo through the use cases, on Qwirkle: takebacks never re-roll luck."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from domain.common.decision import Rejected
+from domain.common.undo import MovesUndone, UndoProposed
+from domain.games.qwirkle import QwirkleConfig, TilesDrawn
+from services.games import Applied, Call, GamesApp, Seated
+from tests.playing import always
+
+SEED = bytes(range(32))
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """Returns a hand-moved clock."""
+    return Clock()
+
+
+@pytest.fixture
+def app(clock: Clock) -> GamesApp:
+    """Returns an application on the in-memory store with the test's clock."""
+    return GamesApp(
+        {"PERSISTENCE_MODULE": "eventsourcing.popo"},
+        allow_client_seed=True,
+        clock=clock,
+    )
+
+
+def _game(app: GamesApp) -> tuple[Seated, list[str]]:
+    ana = app.create_game("qwirkle", QwirkleConfig(), 0, "Ana", SEED)
+    assert isinstance(ana, Seated)
+    ben = app.join_game(ana.record.game_id, "Ben")
+    assert isinstance(ben, Seated)
+    assert isinstance(app.start_game(ana.record.game_id, ana.token), Applied)
+    return ana, [ana.token, ben.token]
+
+
+def _first_move(app: GamesApp, ana: Seated, tokens: list[str]) -> tuple[int, Applied]:
+    record = app.get_game(ana.record.game_id)
+    assert record is not None
+    (seat,) = record.rules.to_move(record.table.game)
+    move = next(iter(record.rules.legal_moves(record.table.game, seat)))
+    played = app.submit_move(record.game_id, tokens[seat], always(move))
+    assert isinstance(played, Applied)
+    return seat, played
+
+
+def test_a_move_that_drew_tiles_cannot_be_taken_back_alone(app: GamesApp) -> None:
+    ana, tokens = _game(app)
+    seat, _ = _first_move(app, ana, tokens)
+    refused = app.undo_move(ana.record.game_id, Call(tokens[seat]))
+    assert isinstance(refused, Rejected)
+    assert refused.reason == "MOVE_NOT_UNDOABLE"
+
+
+def test_a_takeback_restores_the_game_and_the_same_move_draws_the_same_tiles(
+    app: GamesApp,
+) -> None:
+    ana, tokens = _game(app)
+    game_id = ana.record.game_id
+    before = app.get_game(game_id)
+    assert before is not None
+    seat, played = _first_move(app, ana, tokens)
+    drawn = [e.event for e in played.events if isinstance(e.event, TilesDrawn)]
+
+    proposed = app.propose_undo(game_id, Call(tokens[seat]))
+    assert isinstance(proposed, Applied)
+    (event,) = (e.event for e in proposed.events)
+    assert isinstance(event, UndoProposed)
+    answer = app.respond_undo(
+        game_id, event.proposal_id, accept=True, call=Call(tokens[1 - seat])
+    )
+    assert isinstance(answer, Applied)
+    assert any(isinstance(e.event, MovesUndone) for e in answer.events)
+    assert answer.record.table.game == before.table.game
+
+    record = app.get_game(game_id)
+    assert record is not None
+    move = next(iter(record.rules.legal_moves(record.table.game, seat)))
+    again = app.submit_move(game_id, tokens[seat], always(move))
+    assert isinstance(again, Applied)
+    assert [e.event for e in again.events if isinstance(e.event, TilesDrawn)] == drawn
+    history = app.recorded_events(game_id)
+    assert len(history) == again.record.revision  # nothing was deleted
+    assert sum(isinstance(e.event, TilesDrawn) for e in history) >= 2
+
+
+def test_a_declined_takeback_makes_the_proposer_wait(
+    app: GamesApp, clock: Clock
+) -> None:
+    ana, tokens = _game(app)
+    game_id = ana.record.game_id
+    seat, _ = _first_move(app, ana, tokens)
+    proposed = app.propose_undo(game_id, Call(tokens[seat]))
+    assert isinstance(proposed, Applied)
+    proposal = proposed.record.table.undo.proposal
+    assert proposal is not None
+    declined = app.respond_undo(
+        game_id, proposal.proposal_id, accept=False, call=Call(tokens[1 - seat])
+    )
+    assert isinstance(declined, Applied)
+    too_soon = app.propose_undo(game_id, Call(tokens[seat]))
+    assert isinstance(too_soon, Rejected)
+    assert too_soon.reason == "UNDO_BACKOFF"
+    clock.now += timedelta(seconds=30)
+    assert isinstance(app.propose_undo(game_id, Call(tokens[seat])), Applied)
+
+
+def test_a_stale_expected_revision_aborts_a_proposal(app: GamesApp) -> None:
+    ana, tokens = _game(app)
+    seat, played = _first_move(app, ana, tokens)
+    stale = Call(tokens[seat], expected_revision=played.record.revision - 1)
+    refused = app.propose_undo(ana.record.game_id, stale)
+    assert isinstance(refused, Rejected)
+    assert refused.reason == "REVISION_MISMATCH"
