@@ -15,15 +15,27 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
+from domain.common import commands
 from domain.common import table as tables
-from domain.common import takeback
-from domain.common.decision import Decision, Rejected, RejectionKind, reject
-from domain.common.rng import SEED_BYTES, commitment
+from domain.common.commands import (
+    AnswerTakeback,
+    CreateTable,
+    JoinTable,
+    PlayMove,
+    ProposeTakeback,
+    StartTable,
+    TableCommand,
+    UndoLastMove,
+)
+from domain.common.decision import Rejected, RejectionKind, reject
+from domain.common.rng import SEED_BYTES
 from domain.games.registry import rules_for
 from services.records import GameRecord
 from services.store import (
     Applied,
+    Batch,
     Call,
+    CommandFor,
     GameStore,
     game_not_found,
     reused,
@@ -93,19 +105,15 @@ class GamesApp(GameStore):
             if request_id
             else new_token()
         )
-        decision = tables.create(
-            rules,
-            config,
-            max_players,
-            seed_or_refusal,
-            commitment(seed_or_refusal),
-            display_name,
-            token_hash(token),
+        command = CreateTable(
+            game_type, config, max_players, display_name, token_hash(token)
         )
+        decision = commands.create(rules, command, seed_or_refusal)
         if isinstance(decision, Rejected):
             return decision
+        batch = Batch(decision.events, command, 0, 0, self.clock())
         try:
-            applied = self._append(None, game_id, decision.events, 0, 0, call)
+            applied = self._append(None, game_id, batch, call)
         except IntegrityError:  # the same request, in flight elsewhere, won
             return self._seated_again(self.get_game(game_id), call)
         return Seated(applied.record, 0, token)
@@ -120,14 +128,12 @@ class GamesApp(GameStore):
         """Seats the caller in the game's next free seat."""
         random_token = new_token()
 
-        def decide(record: GameRecord, _: int | None) -> Decision[Any]:
+        def join(record: GameRecord, _: int | None) -> JoinTable:
             token = _token_for(record, len(record.table.seats), request_id)
-            return tables.join(
-                record.table, display_name, token_hash(token or random_token)
-            )
+            return JoinTable(display_name, token_hash(token or random_token))
 
         call = Call(request_id=request_id, request_hash=request_hash)
-        result = self._execute(game_id, decide, call, joining=True)
+        result = self._execute(game_id, join, call, joining=True)
         if isinstance(result, Rejected):
             return result
         seat = result.events[0].actor
@@ -145,14 +151,8 @@ class GamesApp(GameStore):
         request_hash: str = "",
     ) -> Applied | Rejected:
         """Starts the game for a seated caller: deals and opens play."""
-        return self._execute(
-            game_id,
-            lambda record, seat: tables.start(
-                record.table, record.rules, seat_or_fail(seat)
-            ),
-            Call(token, request_id, request_hash),
-            seated=True,
-        )
+        call = Call(token, request_id, request_hash)
+        return self._execute(game_id, _always(StartTable()), call, seated=True)
 
     def submit_move(
         self,
@@ -169,53 +169,27 @@ class GamesApp(GameStore):
         is loaded (it may refuse a move that does not fit the game).
         """
 
-        def decide(record: GameRecord, seat: int | None) -> Decision[Any]:
-            command = command_for(record, seat_or_fail(seat))
-            if isinstance(command, Rejected):
-                return command
-            return tables.play(record.table, record.rules, seat_or_fail(seat), command)
+        def play(record: GameRecord, seat: int | None) -> PlayMove | Rejected:
+            move = command_for(record, seat_or_fail(seat))
+            return move if isinstance(move, Rejected) else PlayMove(move)
 
         call = Call(token, request_id, request_hash, expected_revision)
-        return self._execute(game_id, decide, call, seated=True, is_move=True)
+        return self._execute(game_id, play, call, seated=True, is_move=True)
 
     def undo_move(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Takes back the caller's last move alone, where the game allows it."""
-        return self._execute(
-            game_id,
-            lambda record, seat: takeback.undo_move(
-                record.table, seat_or_fail(seat), self.clock()
-            ),
-            call,
-            seated=True,
-        )
+        return self._execute(game_id, _always(UndoLastMove()), call, seated=True)
 
     def propose_undo(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Asks the other players to let the caller take back their last move."""
-        return self._execute(
-            game_id,
-            lambda record, seat: takeback.propose_undo(
-                record.table, seat_or_fail(seat), self.clock()
-            ),
-            call,
-            seated=True,
-        )
+        return self._execute(game_id, _always(ProposeTakeback()), call, seated=True)
 
     def respond_undo(
         self, game_id: UUID, proposal_id: int, *, accept: bool, call: Call
     ) -> Applied | Rejected:
         """Records the caller's answer to an undo proposal."""
-        return self._execute(
-            game_id,
-            lambda record, seat: takeback.respond_undo(
-                record.table,
-                seat_or_fail(seat),
-                proposal_id,
-                accept=accept,
-                now=self.clock(),
-            ),
-            call,
-            seated=True,
-        )
+        answer = AnswerTakeback(proposal_id, accept)
+        return self._execute(game_id, _always(answer), call, seated=True)
 
     def legal_moves(
         self, game_id: UUID, token: str | None
@@ -260,6 +234,16 @@ class GamesApp(GameStore):
                 seedLength=len(seed),
             )
         return seed
+
+
+def _always(command: TableCommand) -> CommandFor:
+    """Returns a command builder for a request whose command needs no game."""
+
+    def command_for(record: GameRecord, seat: int | None) -> TableCommand:
+        del record, seat
+        return command
+
+    return command_for
 
 
 def _token_for(record: GameRecord, seat: int, request_id: str) -> str | None:

@@ -18,6 +18,7 @@ from uuid import UUID
 from eventsourcing.utils import register_topic
 
 from domain.common import table as tables
+from domain.common.commands import TABLE_COMMANDS
 from domain.common.rules import GameRules
 from domain.games.registry import GAMES
 from services.codec import Codec
@@ -42,6 +43,8 @@ class StoredEvent:
     request_id: str
     # Hash of the request that produced the event, to tell a retry from a reuse.
     request_hash: str
+    # The request's command (encoded), on the first event it produced.
+    command: dict[str, Any] | None
 
 
 @functools.cache
@@ -53,7 +56,7 @@ def envelope_type(name: str) -> type[StoredEvent]:
 
 
 def _all_names() -> dict[str, type[Any]]:
-    names: dict[str, type[Any]] = dict(tables.TABLE_EVENTS)
+    names: dict[str, type[Any]] = {**tables.TABLE_EVENTS, **TABLE_COMMANDS}
     for rules in GAMES.values():
         for registry in (rules.events, rules.commands, rules.values):
             names.update(registry)
@@ -80,6 +83,7 @@ class RecordedEvent:
     request_id: str
     event: Any
     request_hash: str = ""
+    command: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +114,7 @@ class GameRecord:
     requests: Mapping[str, RequestEntry]
 
 
-def wrap(
+def wrap(  # noqa: PLR0913 (one argument per envelope field)
     game_id: UUID,
     revision: int,
     event: object,
@@ -120,6 +124,7 @@ def wrap(
     move_number: int,
     request_id: str,
     request_hash: str = "",
+    command: object = None,
 ) -> StoredEvent:
     """Returns the envelope that stores ``event`` at ``revision``."""
     cls = envelope_type(CODEC.name_of(event))
@@ -132,6 +137,7 @@ def wrap(
         move_number=move_number,
         request_id=request_id,
         request_hash=request_hash,
+        command=None if command is None else CODEC.encode(command),
     )
 
 
@@ -146,7 +152,12 @@ def unwrap(stored: StoredEvent) -> RecordedEvent:
         # Envelopes stored before requests were fingerprinted have no hash.
         request_hash=getattr(stored, "request_hash", ""),
         event=CODEC.decode(stored.payload),
+        command=_decoded(getattr(stored, "command", None)),
     )
+
+
+def _decoded(command: dict[str, Any] | None) -> Any:
+    return None if command is None else CODEC.decode(command)
 
 
 def fold(game_id: UUID, recorded: Iterable[RecordedEvent]) -> GameRecord | None:

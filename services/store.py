@@ -19,7 +19,9 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
-from domain.common.decision import Decision, Rejected, RejectionKind, reject
+from domain.common import commands
+from domain.common.commands import TableCommand
+from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
 from services.records import (
     GameRecord,
@@ -33,8 +35,9 @@ from services.records import (
 from services.tokens import token_hash
 
 MAX_ATTEMPTS = 5
-# Decides a command on a loaded game, given the caller's seat (None if unseated).
-Decide: TypeAlias = Callable[[GameRecord, int | None], Decision[Any]]
+# Builds the command of a request once its game is loaded and its caller's seat
+# known (None if unseated), or refuses a request that does not fit the game.
+CommandFor: TypeAlias = Callable[[GameRecord, int | None], TableCommand | Rejected]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,17 @@ class Call:
     request_hash: str = ""
     # Revision the client based the request on; 0 skips the check.
     expected_revision: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What one decision stores: its events, the command, who, which move, when."""
+
+    events: tuple[Any, ...]
+    command: Any
+    actor: int | None
+    move_number: int
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +153,7 @@ class GameStore(Application[UUID]):
     def _execute(
         self,
         game_id: UUID,
-        decide: Decide,
+        command_for: CommandFor,
         call: Call,
         *,
         seated: bool = False,
@@ -148,9 +162,9 @@ class GameStore(Application[UUID]):
     ) -> Applied | Rejected:
         """Loads, authenticates, decides and appends; re-decides on a lost race.
 
-        With ``seated`` the caller's token must act for a seat, which ``decide``
-        receives; otherwise ``decide`` receives None. The events are credited to
-        that seat, or with ``joining`` to the seat being taken.
+        With ``seated`` the caller's token must act for a seat, the seat the
+        command is decided for; otherwise it is decided for nobody. The events
+        are credited to that seat, or with ``joining`` to the seat being taken.
         """
         revision = 0
         for _ in range(MAX_ATTEMPTS):
@@ -165,15 +179,22 @@ class GameStore(Application[UUID]):
                 return self._applied_again(record, call)
             if call.expected_revision and call.expected_revision != record.revision:
                 return _stale("REVISION_MISMATCH", record.revision)
-            decision = decide(record, seat)
+            command = command_for(record, seat)
+            if isinstance(command, Rejected):
+                return command
+            now = self.clock()
+            decision = commands.decide(record.table, record.rules, seat, command, now)
             if isinstance(decision, Rejected):
                 return decision
-            move_number = record.move_count + 1 if is_move else 0
-            actor = len(record.table.seats) if joining else seat
+            batch = Batch(
+                decision.events,
+                command,
+                len(record.table.seats) if joining else seat,
+                record.move_count + 1 if is_move else 0,
+                now,
+            )
             try:
-                return self._append(
-                    record, game_id, decision.events, actor, move_number, call
-                )
+                return self._append(record, game_id, batch, call)
             except IntegrityError:
                 if call.expected_revision:
                     latest = self.get_game(game_id)
@@ -181,28 +202,23 @@ class GameStore(Application[UUID]):
         return _stale("CONCURRENT_UPDATE", revision)
 
     def _append(
-        self,
-        record: GameRecord | None,
-        game_id: UUID,
-        events: tuple[Any, ...],
-        actor: int | None,
-        move_number: int,
-        call: Call,
+        self, record: GameRecord | None, game_id: UUID, batch: Batch, call: Call
     ) -> Applied:
-        now = self.clock()
+        """Stores a decision's events atomically, the command with the first."""
         base = record.revision if record else 0
         envelopes = [
             wrap(
                 game_id,
                 base + offset,
                 event,
-                timestamp=now,
-                actor=actor,
-                move_number=move_number,
+                timestamp=batch.at,
+                actor=batch.actor,
+                move_number=batch.move_number,
                 request_id=call.request_id,
                 request_hash=call.request_hash,
+                command=batch.command if offset == 1 else None,
             )
-            for offset, event in enumerate(events, start=1)
+            for offset, event in enumerate(batch.events, start=1)
         ]
         self.save(*envelopes)
         recorded = tuple(unwrap(envelope) for envelope in envelopes)
