@@ -109,15 +109,16 @@ class GameStore(Application[UUID]):
                 RejectionKind.UNAUTHENTICATED,
             )
         viewer = self.viewer_for(record, token)
-        if not isinstance(viewer, Seat):
-            return reject(
-                "INVALID_CREDENTIALS",
-                f"The seat token is not valid for games/{record.game_id}.",
-                "table/credentials",
-                RejectionKind.UNAUTHENTICATED,
-                game=f"games/{record.game_id}",
-            )
-        return viewer.index
+        return viewer.index if isinstance(viewer, Seat) else _invalid(record)
+
+    def caller(self, record: GameRecord, token: str | None) -> Viewer | Rejected:
+        """Returns who a call is: its seat, or a spectator when it sends no token.
+
+        A token that is none of this game's seats is refused rather than taken
+        for a spectator (decision T6).
+        """
+        viewer = self.viewer_for(record, token)
+        return _invalid(record) if viewer is None else viewer
 
     def viewer_for(self, record: GameRecord, token: str | None) -> Viewer | None:
         """Returns who a bearer token identifies in this game; None if nobody."""
@@ -230,6 +231,16 @@ class GameStore(Application[UUID]):
         for listener in self.appended:
             listener(game_id, recorded)
         return Applied(record, recorded)
+
+
+def _invalid(record: GameRecord) -> Rejected:
+    return reject(
+        "INVALID_CREDENTIALS",
+        f"The seat token is not valid for games/{record.game_id}.",
+        "table/credentials",
+        RejectionKind.UNAUTHENTICATED,
+        game=f"games/{record.game_id}",
+    )
 
 
 def reused(request_id: str) -> Rejected:

@@ -108,13 +108,20 @@ def unauthenticated(reason: str, message: str) -> grpc.Status:
     return _status(code_pb2.UNAUTHENTICATED, message, [_error_info(reason, {})])
 
 
-def unavailable(message: str, retry_after_seconds: int = 1) -> grpc.Status:
+def unavailable(
+    message: str, retry_after_seconds: int = 1, reason: str = "STORE_UNAVAILABLE"
+) -> grpc.Status:
     """Returns an ``UNAVAILABLE`` status that advises when to retry."""
     retry = error_details_pb2.RetryInfo(
         retry_delay=duration_pb2.Duration(seconds=retry_after_seconds)
     )
-    details = [_error_info("STORE_UNAVAILABLE", {}), _pack(retry)]
+    details = [_error_info(reason, {}), _pack(retry)]
     return _status(code_pb2.UNAVAILABLE, message, details)
+
+
+def resource_exhausted(reason: str, message: str) -> grpc.Status:
+    """Returns a ``RESOURCE_EXHAUSTED`` status."""
+    return _status(code_pb2.RESOURCE_EXHAUSTED, message, [_error_info(reason, {})])
 
 
 def internal() -> grpc.Status:

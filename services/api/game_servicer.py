@@ -28,11 +28,15 @@ from services.api.errors import (
     bad_request,
     internal,
     rejection_status,
-    unauthenticated,
     unavailable,
 )
 from services.api.listing import parse_filter
-from services.api.mutations import accepted, expected_revision, seen_by_caller
+from services.api.mutations import (
+    accepted,
+    caller,
+    expected_revision,
+    seen_by_caller,
+)
 from services.api.requests import (
     PageToken,
     decode_page_token,
@@ -185,9 +189,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetGameRequest, metadata: Metadata
     ) -> game_service_pb2.GetGameResponse:
         record = self._load(parse_game_name(request.name))
-        viewer = self.app.viewer_for(record, bearer_token(metadata))
-        if viewer is None:
-            raise ApiError(_invalid_credentials(record))
+        viewer = caller(self.app, record, bearer_token(metadata))
         full = request.view != game_service_pb2.GAME_VIEW_BASIC
         return game_service_pb2.GetGameResponse(
             game=game_to_proto(record, viewer, full=full)
@@ -314,13 +316,6 @@ def _type_mismatch(field: str, expected: str) -> grpc.Status:
         f"{field} does not match the game's type; expected {expected}.",
         [FieldViolation(field, f"expected {expected}")],
         {"field": field, "expected": expected},
-    )
-
-
-def _invalid_credentials(record: GameRecord) -> grpc.Status:
-    return unauthenticated(
-        "INVALID_CREDENTIALS",
-        f"The seat token is not valid for games/{record.game_id}.",
     )
 
 

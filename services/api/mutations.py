@@ -7,16 +7,16 @@ from typing import TypeVar
 from tabletop.v1 import event_pb2, game_pb2
 
 from domain.common.decision import Rejected
-from domain.common.seats import Seat
+from domain.common.seats import Viewer
 from services.api.convert.game import event_to_proto, game_to_proto
 from services.api.errors import (
     ApiError,
     FieldViolation,
     bad_request,
     rejection_status,
-    unauthenticated,
 )
 from services.games import Applied, GamesApp
+from services.records import GameRecord
 
 T = TypeVar("T")
 
@@ -34,6 +34,14 @@ def accepted(result: T | Rejected) -> T:
     if isinstance(result, Rejected):
         raise ApiError(rejection_status(result, _FIELDS.get(result.reason, "")))
     return result
+
+
+def caller(app: GamesApp, record: GameRecord, token: str | None) -> Viewer:
+    """Returns who a call is in this game, or raises the refusal of its token."""
+    viewer = app.caller(record, token)
+    if isinstance(viewer, Rejected):
+        raise ApiError(rejection_status(viewer))
+    return viewer
 
 
 def expected_revision(value: int) -> int:
@@ -54,13 +62,6 @@ def seen_by_caller(
 ) -> tuple[game_pb2.Game, list[event_pb2.GameEvent]]:
     """Returns the game and the events a command appended, as its caller sees them."""
     record = applied.record
-    viewer = app.viewer_for(record, token)
-    if not isinstance(viewer, Seat):  # the use case authenticated it already
-        raise ApiError(
-            unauthenticated(
-                "INVALID_CREDENTIALS",
-                f"The seat token is not valid for games/{record.game_id}.",
-            )
-        )
+    viewer = caller(app, record, token)
     game = game_to_proto(record, viewer, full=True)
     return game, [event_to_proto(record, event, viewer) for event in applied.events]

@@ -19,10 +19,9 @@ from uuid import UUID
 from tabletop.v1 import game_service_pb2
 
 from domain.common import table as tables
-from domain.common.decision import Rejected
-from domain.common.seats import Seat, Viewer
 from services.api.convert.game import event_to_proto, game_to_proto
 from services.api.errors import ApiError, rejection_status
+from services.api.mutations import caller
 from services.api.requests import (
     PageToken,
     decode_page_token,
@@ -46,7 +45,8 @@ def get_game_revision(
     """Returns the game as it was at a revision, as the caller may see it."""
     game_id, revision = parse_revision_name(request.name)
     current, snapshot = _fold(game_id, app.recorded_events(game_id), at=revision)
-    viewer = _viewer(app, current, token)  # who asks, before what exists (AIP-193)
+    # Who asks is checked before what exists (AIP-193).
+    viewer = caller(app, current, token)
     if snapshot is None:
         raise ApiError(rejection_status(revision_not_found(current, revision)))
     game = game_to_proto(snapshot, viewer, full=True, reveal_all=_finished(current))
@@ -63,7 +63,7 @@ def list_game_events(
     after = resume.position if resume else 0  # the last revision already returned
     events = app.recorded_events(game_id)
     current, _ = _fold(game_id, events)
-    viewer = _viewer(app, current, token)
+    viewer = caller(app, current, token)
     page = [item for item in events if item.revision > after][:size]
     reveal_all = _finished(current)
     response = game_service_pb2.ListGameEventsResponse(
@@ -94,21 +94,6 @@ def _fold(
     if current is None:
         raise ApiError(rejection_status(game_not_found(game_id)))
     return current, snapshot
-
-
-def _viewer(app: GamesApp, record: GameRecord, token: str | None) -> Viewer:
-    """Returns who the caller is: a seat, or a spectator without a token.
-
-    A token that is none of this game's seats is refused rather than taken for
-    a spectator (decision T6).
-    """
-    viewer = app.viewer_for(record, token)
-    if viewer is not None:
-        return viewer
-    seat = app.authenticate(record, token)  # refuses the token: INVALID_CREDENTIALS
-    if isinstance(seat, Rejected):
-        raise ApiError(rejection_status(seat))
-    return Seat(seat)
 
 
 def _finished(record: GameRecord) -> bool:

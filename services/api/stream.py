@@ -11,31 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
 import grpc
 from eventsourcing.persistence import InterfaceError, OperationalError
-from google.protobuf import any_pb2, duration_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 from tabletop.v1 import game_service_pb2
 
 from domain.common import table as tables
-from domain.common.decision import Rejected
 from domain.common.seats import Viewer
 from services.api.auth import bearer_token
 from services.api.convert.game import event_to_proto, game_to_proto
 from services.api.errors import (
-    DOMAIN,
     ApiError,
     FieldViolation,
     bad_request,
     internal,
     rejection_status,
+    resource_exhausted,
     unavailable,
 )
+from services.api.mutations import caller
 from services.api.requests import parse_game_name
 from services.feed import Feed, FeedClosedError, SlowConsumerError
 from services.games import GamesApp, game_not_found
@@ -125,10 +122,7 @@ def _load(
     record = fold(game_id, stored)
     if record is None:
         raise ApiError(rejection_status(game_not_found(game_id)))
-    viewer = app.viewer_for(record, token)
-    if viewer is None:
-        refusal = app.authenticate(record, token)  # INVALID_CREDENTIALS
-        raise ApiError(rejection_status(_as_rejected(refusal)))
+    viewer = caller(app, record, token)
     if after > record.revision:
         raise ApiError(rejection_status(revision_not_found(record, after)))
     return stored, record, viewer
@@ -148,49 +142,17 @@ def _finished(record: GameRecord) -> bool:
     return record.table.status is tables.TableStatus.FINISHED
 
 
-def _as_rejected(result: int | Rejected) -> Rejected:
-    if isinstance(result, Rejected):
-        return result
-    msg = "a token that names no seat cannot authenticate"
-    raise AssertionError(msg)
-
-
 def _slow_consumer() -> grpc.Status:
-    message = (
+    return resource_exhausted(
+        "SLOW_CONSUMER",
         "The stream fell too far behind and was closed; call StreamGame again, "
-        "with after_revision set to the last revision received, to resume."
+        "with after_revision set to the last revision received, to resume.",
     )
-    return _status(code_pb2.RESOURCE_EXHAUSTED, "SLOW_CONSUMER", message, {})
 
 
 def _shutting_down() -> grpc.Status:
-    message = (
+    return unavailable(
         "The server is shutting down; call StreamGame again, with after_revision "
-        "set to the last revision received, to resume on another server."
-    )
-    return _status(code_pb2.UNAVAILABLE, "SERVER_SHUTTING_DOWN", message, {}, retry=1)
-
-
-def _status(
-    code: int,
-    reason: str,
-    message: str,
-    metadata: Mapping[str, str],
-    retry: int = 0,
-) -> grpc.Status:
-    info = any_pb2.Any()
-    info.Pack(
-        error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata)
-    )
-    details = [info]
-    if retry:
-        delay = any_pb2.Any()
-        delay.Pack(
-            error_details_pb2.RetryInfo(
-                retry_delay=duration_pb2.Duration(seconds=retry)
-            )
-        )
-        details.append(delay)
-    return rpc_status.to_status(
-        status_pb2.Status(code=code, message=message, details=details)
+        "set to the last revision received, to resume on another server.",
+        reason="SERVER_SHUTTING_DOWN",
     )
