@@ -8,9 +8,7 @@ as the game's events, which the table hands to the game's ``evolve``.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any, TypeAlias
 
 from domain.common.decision import (
@@ -21,108 +19,53 @@ from domain.common.decision import (
     malformed,
     reject,
 )
-from domain.common.rng import Rng
 from domain.common.rules import GameRules, Outcome
-from domain.common.seats import Operator, Seat, Viewer
+from domain.common.seats import Operator, Viewer
+from domain.common.table_state import (
+    TABLE_EVENTS,
+    GameCreated,
+    GameFinished,
+    GameStarted,
+    PlayerJoined,
+    SeatHolder,
+    Table,
+    TableEvent,
+    TableStatus,
+)
 from domain.common.undo import (
     UNDO_EVENT_TYPES,
-    UNDO_EVENTS,
     MovePlayed,
     UndoOutcome,
     UndoResolved,
-    UndoState,
     evolve_undo,
 )
+
+__all__ = [
+    "TABLE_EVENTS",
+    "GameCreated",
+    "GameFinished",
+    "GameStarted",
+    "PlayerJoined",
+    "Rules",
+    "SeatHolder",
+    "Table",
+    "TableEvent",
+    "TableStatus",
+    "create",
+    "effective_viewer",
+    "evolve",
+    "join",
+    "not_seated",
+    "outcome",
+    "play",
+    "start",
+    "visible",
+    "withdraw_proposal",
+]
 
 Rules: TypeAlias = GameRules[Any, Any, Any, Any]
 
 MAX_DISPLAY_NAME = 40
-
-
-class TableStatus(StrEnum):
-    """Lifecycle of a table."""
-
-    WAITING_FOR_PLAYERS = "WAITING_FOR_PLAYERS"
-    IN_PROGRESS = "IN_PROGRESS"
-    FINISHED = "FINISHED"
-
-
-@dataclass(frozen=True, slots=True)
-class GameCreated:
-    """A table was opened. ``seed`` (hex) is secret until ``GameFinished``."""
-
-    game_type: str
-    config: Any
-    max_players: int
-    commitment: str
-    seed: str
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerJoined:
-    """A player took the next seat; only the hash of the seat token is kept."""
-
-    seat: int
-    display_name: str
-    token_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    """Play began with ``players`` seats; the game's opening events follow."""
-
-    players: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameFinished:
-    """Play ended; final scores by seat, the winners, and the revealed seed (hex)."""
-
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
-    seed: str
-
-
-TableEvent: TypeAlias = GameCreated | PlayerJoined | GameStarted | GameFinished
-
-TABLE_EVENTS: Mapping[str, type[Any]] = {
-    "table.GameCreated": GameCreated,
-    "table.PlayerJoined": PlayerJoined,
-    "table.GameStarted": GameStarted,
-    "table.GameFinished": GameFinished,
-    **UNDO_EVENTS,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class SeatHolder:
-    """Who sits in a seat, and the hash of the token that acts for it."""
-
-    display_name: str
-    token_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A table's state: options, seats, lifecycle and the game's own state."""
-
-    game_type: str
-    config: Any
-    max_players: int
-    commitment: str
-    seed: str
-    seats: tuple[SeatHolder, ...] = ()
-    status: TableStatus = TableStatus.WAITING_FOR_PLAYERS
-    game: Any = None
-    final: GameFinished | None = None
-    # Events folded so far: the table's revision.
-    revision: int = 0
-    undo: UndoState = field(default_factory=UndoState)
-
-    @property
-    def rng(self) -> Rng:
-        """Returns the game's random streams, derived from its secret seed."""
-        return Rng(bytes.fromhex(self.seed))
 
 
 def create(
@@ -297,11 +240,6 @@ def effective_viewer(table: Table, viewer: Viewer) -> Viewer:
     if table.status is TableStatus.FINISHED:
         return Operator()
     return viewer
-
-
-def seat_of(viewer: Viewer) -> int | None:
-    """Returns the seat index of a seated viewer, else None."""
-    return viewer.index if isinstance(viewer, Seat) else None
 
 
 def outcome(table: Table, rules: Rules) -> Outcome | None:

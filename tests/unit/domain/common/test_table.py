@@ -384,9 +384,3 @@ def test_everybody_is_the_operator_once_the_game_is_finished(
     effective = tables.effective_viewer(table, viewer)
     assert effective == Operator()
     assert tables.visible(events[0], effective, RULES) == events[0]
-
-
-def test_seat_of_names_the_seat_of_a_seated_viewer_only() -> None:
-    assert tables.seat_of(Seat(3)) == 3
-    assert tables.seat_of(Spectator()) is None
-    assert tables.seat_of(Operator()) is None
