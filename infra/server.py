@@ -16,9 +16,15 @@ import psycopg
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from psycopg import sql
-from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+from tabletop.v1 import (
+    game_audit_service_pb2,
+    game_audit_service_pb2_grpc,
+    game_service_pb2,
+    game_service_pb2_grpc,
+)
 
 from infra.settings import Settings, describe, persistence_env
+from services.api.audit_servicer import GameAuditServicer
 from services.api.game_servicer import GameServicer
 from services.feed import Feed
 from services.games import GamesApp
@@ -26,6 +32,9 @@ from services.games import GamesApp
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+AUDIT_SERVICE_NAME = game_audit_service_pb2.DESCRIPTOR.services_by_name[
+    "GameAuditService"
+].full_name
 # Keepalive for mobile clients (API.md §2.7): allow pings every 20 s while a call
 # is open, drop idle connections after 15 min, recycle connections every 30 min.
 SERVER_OPTIONS = (
@@ -74,11 +83,15 @@ async def create_server(
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(app, feed), server
     )
+    game_audit_service_pb2_grpc.add_GameAuditServiceServicer_to_server(
+        GameAuditServicer(app, settings.operator_token), server
+    )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if settings.reflection:
         names = (
             SERVICE_NAME,
+            AUDIT_SERVICE_NAME,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             reflection.SERVICE_NAME,
         )
@@ -89,7 +102,7 @@ async def create_server(
         raise OSError(msg)
     feed.start()
     await server.start()
-    for service in ("", SERVICE_NAME):
+    for service in ("", SERVICE_NAME, AUDIT_SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     return server, port, health_servicer
 

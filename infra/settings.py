@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -32,6 +32,9 @@ class Settings:
     dev_mode: bool = False
     reflection: bool = True
     heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS  # StreamGame, while idle
+    # The credential of GameAuditService; None refuses every audit call. Kept
+    # out of repr so that logging the settings never shows it.
+    operator_token: str | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -46,6 +49,7 @@ class Settings:
                     "TABLETOP_HEARTBEAT_SECONDS", str(DEFAULT_HEARTBEAT_SECONDS)
                 )
             ),
+            operator_token=environ.get("TABLETOP_OPERATOR_TOKEN", "").strip() or None,
         )
 
 
@@ -84,6 +88,22 @@ def persistence_env(database: str) -> dict[str, str]:
         "sqlite:///path or memory:"
     )
     raise SettingsError(msg)
+
+
+def read_token_file(path: str) -> str:
+    """Returns the token kept in a file (surrounding whitespace removed)."""
+    try:
+        token = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as error:
+        msg = f"cannot read the operator token file {path!r}: {error.strerror}"
+        raise SettingsError(msg) from None
+    except UnicodeDecodeError:  # the message would quote a byte of the token
+        msg = f"the operator token file {path!r} is not UTF-8 text"
+        raise SettingsError(msg) from None
+    if not token:
+        msg = f"the operator token file {path!r} is empty"
+        raise SettingsError(msg)
+    return token
 
 
 def describe(database: str) -> str:

@@ -68,12 +68,7 @@ class AnswerTakeback:
 
 
 TableCommand: TypeAlias = (
-    JoinTable
-    | StartTable
-    | PlayMove
-    | UndoLastMove
-    | ProposeTakeback
-    | AnswerTakeback
+    JoinTable | StartTable | PlayMove | UndoLastMove | ProposeTakeback | AnswerTakeback
 )
 
 TABLE_COMMANDS: Mapping[str, type[Any]] = {

@@ -6,19 +6,18 @@ call runs in a worker thread and the asyncio loop stays free for other calls.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
-from eventsourcing.persistence import InterfaceError, OperationalError
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator
 from services.api import replay, undo
 from services.api.auth import bearer_token
+from services.api.calls import Metadata, serve
 from services.api.convert.game import game_to_proto, player_name
 from services.api.convert.moves import command_from_request
 from services.api.convert.registry import converter_for, converter_for_proto
@@ -26,9 +25,7 @@ from services.api.errors import (
     ApiError,
     FieldViolation,
     bad_request,
-    internal,
     rejection_status,
-    unavailable,
 )
 from services.api.listing import parse_filter
 from services.api.mutations import (
@@ -52,10 +49,6 @@ from services.records import GameRecord
 
 log = logging.getLogger(__name__)
 
-Metadata = Sequence[Any] | None
-R = TypeVar("R")
-T = TypeVar("T")
-
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """Play and watch games; every answer is redacted for its caller."""
@@ -68,61 +61,61 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.CreateGameRequest, context: Any
     ) -> game_service_pb2.CreateGameResponse:
         """Opens a table and seats the caller in seat 0."""
-        return await _serve(context, self._create_game, request)
+        return await serve(context, self._create_game, request)
 
     async def GetGame(  # noqa: N802
         self, request: game_service_pb2.GetGameRequest, context: Any
     ) -> game_service_pb2.GetGameResponse:
         """Returns the game as the caller may see it."""
-        return await _serve(context, self._get_game, request)
+        return await serve(context, self._get_game, request)
 
     async def ListGames(  # noqa: N802
         self, request: game_service_pb2.ListGamesRequest, context: Any
     ) -> game_service_pb2.ListGamesResponse:
         """Lists games, oldest first, as a spectator sees them."""
-        return await _serve(context, self._list_games, request)
+        return await serve(context, self._list_games, request)
 
     async def JoinGame(  # noqa: N802
         self, request: game_service_pb2.JoinGameRequest, context: Any
     ) -> game_service_pb2.JoinGameResponse:
         """Seats the caller at a table that has not started."""
-        return await _serve(context, self._join_game, request)
+        return await serve(context, self._join_game, request)
 
     async def StartGame(  # noqa: N802
         self, request: game_service_pb2.StartGameRequest, context: Any
     ) -> game_service_pb2.StartGameResponse:
         """Starts a game for a seated caller."""
-        return await _serve(context, self._start_game, request)
+        return await serve(context, self._start_game, request)
 
     async def SubmitMove(  # noqa: N802
         self, request: game_service_pb2.SubmitMoveRequest, context: Any
     ) -> game_service_pb2.SubmitMoveResponse:
         """Applies the caller's move if the rules accept it."""
-        return await _serve(context, self._submit_move, request)
+        return await serve(context, self._submit_move, request)
 
     async def ListLegalMoves(  # noqa: N802
         self, request: game_service_pb2.ListLegalMovesRequest, context: Any
     ) -> game_service_pb2.ListLegalMovesResponse:
         """Lists the moves the caller could make now."""
-        return await _serve(context, self._list_legal_moves, request)
+        return await serve(context, self._list_legal_moves, request)
 
     async def UndoMove(  # noqa: N802
         self, request: game_service_pb2.UndoMoveRequest, context: Any
     ) -> game_service_pb2.UndoMoveResponse:
         """Takes back the caller's last move alone, where the game allows it."""
-        return await _serve(context, self._undo_move, request)
+        return await serve(context, self._undo_move, request)
 
     async def ProposeUndo(  # noqa: N802
         self, request: game_service_pb2.ProposeUndoRequest, context: Any
     ) -> game_service_pb2.ProposeUndoResponse:
         """Asks the other players to allow taking back the caller's last move."""
-        return await _serve(context, self._propose_undo, request)
+        return await serve(context, self._propose_undo, request)
 
     async def RespondUndo(  # noqa: N802
         self, request: game_service_pb2.RespondUndoRequest, context: Any
     ) -> game_service_pb2.RespondUndoResponse:
         """Records the caller's answer to an undo proposal."""
-        return await _serve(context, self._respond_undo, request)
+        return await serve(context, self._respond_undo, request)
 
     async def StreamGame(  # noqa: N802
         self, request: game_service_pb2.StreamGameRequest, context: Any
@@ -135,13 +128,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetGameRevisionRequest, context: Any
     ) -> game_service_pb2.GetGameRevisionResponse:
         """Returns the game as it was at a revision, as the caller may see it."""
-        return await _serve(context, self._get_game_revision, request)
+        return await serve(context, self._get_game_revision, request)
 
     async def ListGameEvents(  # noqa: N802
         self, request: game_service_pb2.ListGameEventsRequest, context: Any
     ) -> game_service_pb2.ListGameEventsResponse:
         """Lists a game's events, redacted for the caller."""
-        return await _serve(context, self._list_game_events, request)
+        return await serve(context, self._list_game_events, request)
 
     def _create_game(
         self, request: game_service_pb2.CreateGameRequest, metadata: Metadata
@@ -329,19 +322,3 @@ def _moved_on(current: int, token_revision: int) -> Rejected:
         currentRevision=current,
         tokenRevision=token_revision,
     )
-
-
-async def _serve(context: Any, handler: Callable[[R, Metadata], T], request: R) -> T:
-    try:
-        return await asyncio.to_thread(handler, request, context.invocation_metadata())
-    except ApiError as error:
-        await context.abort_with_status(error.status)
-    except (OperationalError, InterfaceError):
-        log.warning("event store unavailable", exc_info=True)
-        await context.abort_with_status(
-            unavailable("The game store is unavailable; retry shortly.")
-        )
-    except Exception:
-        log.exception("unhandled error in %s", handler.__name__)
-        await context.abort_with_status(internal())
-    raise AssertionError  # abort_with_status always raises

@@ -39,20 +39,32 @@ class Server:
 
 
 def start_server(
-    database: str, *, dev: bool, heartbeat_seconds: float | None = None
+    database: str,
+    *,
+    dev: bool,
+    heartbeat_seconds: float | None = None,
+    operator_token: str | None = None,
 ) -> Server:
-    """Starts ``tabletop serve`` on a free loopback port and waits until it serves."""
+    """Starts ``tabletop serve`` on a free loopback port and waits until it serves.
+
+    ``operator_token`` reaches the server through ``TABLETOP_OPERATOR_TOKEN``,
+    never the command line.
+    """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
     command += ["--database", database, "--log-level", "WARNING"]
     if dev:
         command.append("--dev")
     if heartbeat_seconds is not None:
         command += ["--heartbeat-seconds", str(heartbeat_seconds)]
+    env = os.environ.copy()
+    env.pop("TABLETOP_OPERATOR_TOKEN", None)
+    if operator_token is not None:
+        env["TABLETOP_OPERATOR_TOKEN"] = operator_token
     process = subprocess.Popen(  # noqa: S603 (our own CLI)
         command,
         stdout=subprocess.PIPE,
         text=True,
-        env=os.environ.copy(),
+        env=env,
     )
     assert process.stdout is not None
     line = process.stdout.readline()

@@ -1,0 +1,158 @@
+"""The record as a whole: revisions in order, the hash chain, decoded events."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+from domain.common.commands import TABLE_COMMANDS
+from services.audit.chain import genesis, line_hash
+from services.audit.lines import Row, is_hex, is_int, parse_time
+from services.audit.replay import Entry
+from services.audit.report import Report
+from services.records import CODEC
+
+_DECODING = (ValueError, TypeError, KeyError, IndexError, AttributeError)
+_COMMAND_TYPES = tuple(TABLE_COMMANDS.values())
+
+
+def check_revisions(
+    report: Report,
+    header: dict[str, Any],
+    body: Sequence[Row],
+    events: Sequence[Row],
+    trailer: dict[str, Any],
+) -> str:
+    revisions = [row.data["revision"] for row in events if row.data]
+    if not body:
+        report.fail("the record has no event lines")
+    for earlier, later in pairwise(revisions):
+        if later < earlier:
+            report.fail(f"revision {earlier} appears before {later}")
+    for revision, count in sorted(Counter(revisions).items()):
+        if count > 1:
+            report.fail(f"revision {revision} appears {count} times")
+    last = max(revisions, default=0)
+    for first, end in _ranges(sorted(set(range(1, last + 1)) - set(revisions))):
+        if first == end:
+            report.fail(f"revision {first} is missing")
+        else:
+            report.fail(f"revisions {first} to {end} are missing")
+    if header and header["revision"] != last:
+        report.fail(
+            f"the header says revision {header['revision']}, but the last event "
+            f"line is revision {last}"
+        )
+    if trailer and trailer["events"] != len(body):
+        report.fail(
+            f"the trailer counts {trailer['events']} events, but the record has "
+            f"{len(body)} event lines"
+        )
+    return f"revisions 1 to {last}, each once and in order, as header and trailer say"
+
+
+def check_chain(
+    report: Report, header: dict[str, Any], body: Sequence[Row], trailer: dict[str, Any]
+) -> str:
+    game = header.get("game", "")
+    expected: str | None = genesis(game) if game else None
+    previous: Row | None = None
+    complete = bool(game) and bool(trailer)
+    for row in body:
+        data = row.data
+        usable = (
+            data is not None and is_hex(data.get("prev")) and is_hex(data.get("hash"))
+        )
+        if data is None or not usable:
+            expected, previous, complete = None, row, False
+            continue
+        if expected is not None and data["prev"] != expected:
+            if previous is None:
+                report.fail(row.at(f"prev is not the genesis hash of {game}"))
+            else:
+                report.fail(
+                    row.at(f"prev does not match the hash of {_name(previous)}")
+                )
+        try:
+            recomputed = line_hash(data)
+        except UnicodeEncodeError:
+            recomputed = ""
+        if recomputed != data["hash"]:
+            report.fail(row.at("hash does not match its content"))
+        expected, previous = data["hash"], row
+    last = previous.data if previous and previous.data else {}
+    if trailer and trailer["chain"] != last.get("hash"):
+        report.fail(
+            "the trailer's chain does not match the hash of the last event line"
+            + (f" ({_name(previous)})" if previous else "")
+        )
+    if not complete:  # a part of the chain could not be followed
+        return ""
+    return f"hash chain from the genesis of {game} to {trailer['chain']}"
+
+
+def _name(row: Row) -> str:
+    revision = row.data.get("revision") if row.data else None
+    return f"revision {revision}" if is_int(revision) else f"line {row.line}"
+
+
+def decode_entries(
+    events: Sequence[Row], report: Report, *, every_line: bool
+) -> list[Entry] | None:
+    """Returns the event lines decoded, None when one cannot be.
+
+    ``every_line`` says whether ``events`` are all the record's event lines.
+    """
+    entries: list[Entry] = []
+    broken = False
+    for row in events:
+        data = row.data or {}
+        try:
+            event = CODEC.decode(data["event"])
+            name = CODEC.name_of(event)
+            command = CODEC.decode(data["command"])
+        except _DECODING as error:
+            report.fail(row.at(f"the event or command cannot be decoded: {error}"))
+            broken = True
+            continue
+        if name != data["type"]:
+            report.fail(row.at(f"type says {data['type']}, but the event is {name}"))
+        elif CODEC.encode(event) != data["event"]:
+            report.fail(row.at("the event holds fields the game does not define"))
+        if command is not None and (
+            not isinstance(command, _COMMAND_TYPES)
+            or CODEC.encode(command) != data["command"]
+        ):
+            report.fail(row.at("the command is not a well-formed table command"))
+        time = parse_time(data["time"])
+        if time is None:  # checked with the line; keeps the type checker informed
+            continue
+        entries.append(
+            Entry(
+                row.line,
+                data["revision"],
+                time,
+                data["actor"],
+                data["move_number"],
+                data["request_id"],
+                event,
+                command,
+            )
+        )
+    if broken:
+        return None
+    if every_line:
+        report.holds("every event and command decodes to the game's own values")
+    return entries
+
+
+def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    for number in numbers:
+        if ranges and ranges[-1][1] == number - 1:
+            ranges[-1] = (ranges[-1][0], number)
+        else:
+            ranges.append((number, number))
+    return ranges
