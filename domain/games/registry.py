@@ -6,9 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.common.rules import GameRules
+from domain.games.fool import RULES as FOOL
 from domain.games.qwirkle import RULES as QWIRKLE
 
-GAMES: Mapping[str, GameRules[Any, Any, Any, Any]] = {QWIRKLE.name: QWIRKLE}
+GAMES: Mapping[str, GameRules[Any, Any, Any, Any]] = {
+    QWIRKLE.name: QWIRKLE,
+    FOOL.name: FOOL,
+}
 
 
 def rules_for(game_type: str) -> GameRules[Any, Any, Any, Any] | None:

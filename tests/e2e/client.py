@@ -10,7 +10,16 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2
 from grpc_status import rpc_status
-from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, move_pb2
+from tabletop.v1 import (
+    game_audit_service_pb2,
+    game_audit_service_pb2_grpc,
+    game_pb2,
+    game_service_pb2,
+    game_service_pb2_grpc,
+    move_pb2,
+)
+
+from services.audit import Report, verify
 
 R = TypeVar("R")
 
@@ -169,3 +178,14 @@ def start_two_seats(
         timeout=10,
     )
     return name, tokens
+
+
+def verified_export(channel: grpc.Channel, game: str, operator_token: str) -> Report:
+    """Exports a game with the operator credential and verifies the record."""
+    stub = game_audit_service_pb2_grpc.GameAuditServiceStub(channel)
+    reply = stub.ExportGame(
+        game_audit_service_pb2.ExportGameRequest(name=game),
+        metadata=auth(operator_token),
+        timeout=30,
+    )
+    return verify(reply.records)

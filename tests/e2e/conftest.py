@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -30,6 +31,7 @@ class Server:
     address: str
     channel: grpc.Channel
     stub: game_service_pb2_grpc.GameServiceStub
+    operator_token: str | None = None
 
     def stop(self) -> int:
         """Stops the server with SIGTERM; returns its exit status."""
@@ -83,9 +85,8 @@ def start_server(
             if time.monotonic() > deadline:
                 raise
         time.sleep(0.05)
-    return Server(
-        process, address, channel, game_service_pb2_grpc.GameServiceStub(channel)
-    )
+    stub = game_service_pb2_grpc.GameServiceStub(channel)
+    return Server(process, address, channel, stub, operator_token)
 
 
 @pytest.fixture
@@ -97,7 +98,7 @@ def postgres_url() -> Iterator[str]:
 
 @pytest.fixture
 def server(postgres_url: str) -> Iterator[Server]:
-    """Yields a development-mode server on PostgreSQL; stops it afterwards."""
-    running = start_server(postgres_url, dev=True)
+    """Yields a development-mode server on PostgreSQL with an operator credential."""
+    running = start_server(postgres_url, dev=True, operator_token=secrets.token_hex(16))
     yield running
     assert running.stop() == 0

@@ -141,18 +141,25 @@ def test_only_the_operator_may_export(audited: Server, operator_token: str) -> N
 
 
 def test_a_server_without_an_operator_credential_refuses_every_export(
-    server: Server,
+    postgres_url: str,
 ) -> None:
-    name, tokens = start_two_seats(server.stub)
-    export = _audit(server).ExportGame
-    request = audit_api.ExportGameRequest(name=name)
-    for metadata in (None, auth(tokens[0]), auth("anything")):
-        with pytest.raises(grpc.RpcError) as refused:
-            export(request, metadata=metadata, timeout=10)
-        code, reason, _ = error_of(refused.value)
-        assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "OPERATOR_ONLY")
-        message = cast("grpc.Call", refused.value).details() or ""
-        assert "No operator credential is configured" in message
+    server = start_server(postgres_url, dev=True)
+    try:
+        name, tokens = start_two_seats(server.stub)
+        export = _audit(server).ExportGame
+        request = audit_api.ExportGameRequest(name=name)
+        for metadata in (None, auth(tokens[0]), auth("anything")):
+            with pytest.raises(grpc.RpcError) as refused:
+                export(request, metadata=metadata, timeout=10)
+            code, reason, _ = error_of(refused.value)
+            assert (code, reason) == (
+                grpc.StatusCode.PERMISSION_DENIED,
+                "OPERATOR_ONLY",
+            )
+            message = cast("grpc.Call", refused.value).details() or ""
+            assert "No operator credential is configured" in message
+    finally:
+        assert server.stop() == 0
 
 
 def test_the_audit_service_reports_health_and_serves_reflection(

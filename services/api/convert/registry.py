@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from services.api.convert import qwirkle
+from services.api.convert import fool, qwirkle
 from services.api.convert.base import GameConverter
 
 CONVERTERS: Mapping[str, GameConverter] = {
-    converter.game_type: converter for converter in (qwirkle.CONVERTER,)
+    converter.game_type: converter for converter in (qwirkle.CONVERTER, fool.CONVERTER)
 }
 _BY_PROTO = {converter.proto_type: converter for converter in CONVERTERS.values()}
 

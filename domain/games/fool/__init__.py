@@ -1,0 +1,97 @@
+"""Fool!: tricks are worth nothing, and the worst card of each sits out the next.
+
+Normative rules: ``shared/rules/fool.md``. ``RULES`` is the game's entry in the
+registry; the stored names below never change once games are stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.common.rules import GameRules
+from domain.games.fool.evolve import evolve
+from domain.games.fool.legal import legal_moves
+from domain.games.fool.model import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Card,
+    CardPlayed,
+    Color,
+    Command,
+    EndReason,
+    Event,
+    FoolConfig,
+    GameEnded,
+    HandsDealt,
+    Phase,
+    PlayCard,
+    RoundScored,
+    State,
+    TrickCard,
+    TrickResolved,
+    card_from_id,
+)
+from domain.games.fool.rules import actor, decide, outcome, self_undoable, to_move
+from domain.games.fool.setup import check_config, initial_state, setup
+from domain.games.fool.views import FoolPrivate, FoolPublic, FoolView, view, visible
+
+EVENTS: dict[str, type[Any]] = {
+    "fool.HandsDealt": HandsDealt,
+    "fool.CardPlayed": CardPlayed,
+    "fool.TrickResolved": TrickResolved,
+    "fool.RoundScored": RoundScored,
+    "fool.GameEnded": GameEnded,
+}
+COMMANDS: dict[str, type[Any]] = {
+    "fool.PlayCard": PlayCard,
+}
+VALUES: dict[str, type[Any]] = {
+    "fool.Card": Card,
+    "fool.TrickCard": TrickCard,
+    "fool.Config": FoolConfig,
+}
+
+RULES: GameRules[State, Command, Event, FoolConfig] = GameRules(
+    name="fool",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    config_type=FoolConfig,
+    check_config=check_config,
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_moves=legal_moves,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    to_move=to_move,
+    actor=actor,
+    self_undoable=self_undoable,
+    events=EVENTS,
+    commands=COMMANDS,
+    values=VALUES,
+)
+
+__all__ = [
+    "RULES",
+    "Card",
+    "CardPlayed",
+    "Color",
+    "Command",
+    "EndReason",
+    "Event",
+    "FoolConfig",
+    "FoolPrivate",
+    "FoolPublic",
+    "FoolView",
+    "GameEnded",
+    "HandsDealt",
+    "Phase",
+    "PlayCard",
+    "RoundScored",
+    "State",
+    "TrickCard",
+    "TrickResolved",
+    "card_from_id",
+]
