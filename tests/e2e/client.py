@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -22,6 +23,7 @@ from tabletop.v1 import (
 from services.audit import Report, verify
 
 R = TypeVar("R")
+STREAM_DEADLINE = 120  # seconds: a followed stream may not hang the suite
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -189,3 +191,27 @@ def verified_export(channel: grpc.Channel, game: str, operator_token: str) -> Re
         timeout=30,
     )
     return verify(reply.records)
+
+
+class Spectator:
+    """Follows a game's stream in a background thread until the server ends it."""
+
+    def __init__(self, stub: game_service_pb2_grpc.GameServiceStub, name: str) -> None:
+        self.items: list[game_service_pb2.StreamGameResponse] = []
+        self.code: grpc.StatusCode | None = None
+        self.call = stub.StreamGame(
+            game_service_pb2.StreamGameRequest(name=name), timeout=STREAM_DEADLINE
+        )
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        for item in self.call:
+            self.items.append(item)
+        self.code = self.call.code()
+
+    def finish(self) -> list[game_service_pb2.StreamGameResponse]:
+        """Waits for the stream to end; returns every item."""
+        self.thread.join(STREAM_DEADLINE)
+        assert not self.thread.is_alive()
+        return self.items

@@ -8,7 +8,6 @@ again with the same outcome (the same next deal when it ended a round).
 from __future__ import annotations
 
 import random
-import threading
 import uuid
 
 import grpc
@@ -16,6 +15,7 @@ from tabletop.v1 import event_pb2, fool_pb2, game_pb2, move_pb2
 from tabletop.v1 import game_service_pb2 as api
 
 from tests.e2e.client import (
+    Spectator,
     auth,
     expect_error,
     get,
@@ -28,7 +28,6 @@ from tests.e2e.conftest import Server
 
 SEED = bytes(range(32))
 NAMES = ("Ana", "Ben", "Cy", "Di")
-DEADLINE = 120  # seconds: the spectator's stream may not hang the suite
 
 
 def open_table(server: Server) -> tuple[str, list[str]]:
@@ -52,30 +51,6 @@ def open_table(server: Server) -> tuple[str, list[str]]:
         )
         tokens.append(joined.seat_token)
     return name, tokens
-
-
-class Spectator:
-    """Follows a game's stream in a background thread until the server ends it."""
-
-    def __init__(self, server: Server, name: str) -> None:
-        self.items: list[api.StreamGameResponse] = []
-        self.code: grpc.StatusCode | None = None
-        self.call = server.stub.StreamGame(
-            api.StreamGameRequest(name=name), timeout=DEADLINE
-        )
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        for item in self.call:
-            self.items.append(item)
-        self.code = self.call.code()
-
-    def finish(self) -> list[api.StreamGameResponse]:
-        """Waits for the stream to end; returns every item."""
-        self.thread.join(DEADLINE)
-        assert not self.thread.is_alive()
-        return self.items
 
 
 def fool_events(events: list[event_pb2.GameEvent]) -> list[fool_pb2.FoolEvent]:
@@ -158,7 +133,7 @@ def test_four_seats_play_fool_to_the_end_while_a_spectator_follows(
     server: Server,
 ) -> None:
     name, tokens = open_table(server)
-    spectator = Spectator(server, name)
+    spectator = Spectator(server.stub, name)
     server.stub.StartGame(
         api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
     )

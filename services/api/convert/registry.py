@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from services.api.convert import fool, qwirkle
+from services.api.convert import fool, gnoming_a_round, qwirkle
 from services.api.convert.base import GameConverter
 
 CONVERTERS: Mapping[str, GameConverter] = {
-    converter.game_type: converter for converter in (qwirkle.CONVERTER, fool.CONVERTER)
+    converter.game_type: converter
+    for converter in (qwirkle.CONVERTER, fool.CONVERTER, gnoming_a_round.CONVERTER)
 }
 _BY_PROTO = {converter.proto_type: converter for converter in CONVERTERS.values()}
 

@@ -1,0 +1,181 @@
+"""Gnoming A Round: a 3 x 3 layout of mostly face-down cards, lowest score wins.
+
+Normative rules: ``shared/rules/gnoming-a-round.md``. ``RULES`` is the game's
+entry in the registry; the stored names below never change once games are
+stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.common.rules import GameRules
+from domain.games.gnoming_a_round.cards import Card, Kind, card_from_id
+from domain.games.gnoming_a_round.events import (
+    BounceStopped,
+    CardBounced,
+    CardDiscarded,
+    CardDrawn,
+    CardKept,
+    CardRejected,
+    DiscardPileRefilled,
+    DiscardTaken,
+    DrawPileReshuffled,
+    Event,
+    GameEnded,
+    HazardDeclined,
+    HazardFlipped,
+    HazardRemoved,
+    HazardTurnedUp,
+    InitialCardsFlipped,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScored,
+    TurnStarted,
+)
+from domain.games.gnoming_a_round.evolve import evolve
+from domain.games.gnoming_a_round.legal import legal_moves
+from domain.games.gnoming_a_round.model import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Bounce,
+    Command,
+    Discard,
+    DrawFromPile,
+    FlipInitial,
+    GnomingARoundConfig,
+    HazardDecline,
+    HazardFlip,
+    Keep,
+    Reject,
+    StopBounce,
+    TakeFromDiscard,
+)
+from domain.games.gnoming_a_round.rules import (
+    actor,
+    decide,
+    outcome,
+    self_undoable,
+    to_move,
+)
+from domain.games.gnoming_a_round.setup import check_config, initial_state, setup
+from domain.games.gnoming_a_round.state import Phase, State
+from domain.games.gnoming_a_round.views import (
+    GnomingARoundPrivate,
+    GnomingARoundPublic,
+    GnomingARoundRevealed,
+    GnomingARoundView,
+    view,
+    visible,
+)
+
+_EVENT_TYPES: tuple[type[Any], ...] = (
+    RoundDealt,
+    InitialCardsFlipped,
+    TurnStarted,
+    DrawPileReshuffled,
+    CardDrawn,
+    DiscardTaken,
+    CardKept,
+    CardRejected,
+    CardBounced,
+    BounceStopped,
+    CardDiscarded,
+    HazardRemoved,
+    HazardFlipped,
+    HazardDeclined,
+    HazardTurnedUp,
+    DiscardPileRefilled,
+    RoundEndTriggered,
+    RoundScored,
+    GameEnded,
+)
+_COMMAND_TYPES: tuple[type[Any], ...] = (
+    FlipInitial,
+    DrawFromPile,
+    TakeFromDiscard,
+    Keep,
+    Reject,
+    Bounce,
+    StopBounce,
+    Discard,
+    HazardFlip,
+    HazardDecline,
+)
+EVENTS: dict[str, type[Any]] = {
+    f"gnoming_a_round.{t.__name__}": t for t in _EVENT_TYPES
+}
+COMMANDS: dict[str, type[Any]] = {
+    f"gnoming_a_round.{t.__name__}": t for t in _COMMAND_TYPES
+}
+VALUES: dict[str, type[Any]] = {
+    "gnoming_a_round.Card": Card,
+    "gnoming_a_round.Config": GnomingARoundConfig,
+}
+
+RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules(
+    name="gnoming_a_round",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    config_type=GnomingARoundConfig,
+    check_config=check_config,
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_moves=legal_moves,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    to_move=to_move,
+    actor=actor,
+    self_undoable=self_undoable,
+    events=EVENTS,
+    commands=COMMANDS,
+    values=VALUES,
+)
+
+__all__ = [
+    "RULES",
+    "Bounce",
+    "BounceStopped",
+    "Card",
+    "CardBounced",
+    "CardDiscarded",
+    "CardDrawn",
+    "CardKept",
+    "CardRejected",
+    "Command",
+    "Discard",
+    "DiscardPileRefilled",
+    "DiscardTaken",
+    "DrawFromPile",
+    "DrawPileReshuffled",
+    "Event",
+    "FlipInitial",
+    "GameEnded",
+    "GnomingARoundConfig",
+    "GnomingARoundPrivate",
+    "GnomingARoundPublic",
+    "GnomingARoundRevealed",
+    "GnomingARoundView",
+    "HazardDecline",
+    "HazardDeclined",
+    "HazardFlip",
+    "HazardFlipped",
+    "HazardRemoved",
+    "HazardTurnedUp",
+    "InitialCardsFlipped",
+    "Keep",
+    "Kind",
+    "Phase",
+    "Reject",
+    "RoundDealt",
+    "RoundEndTriggered",
+    "RoundScored",
+    "State",
+    "StopBounce",
+    "TakeFromDiscard",
+    "TurnStarted",
+    "card_from_id",
+]
