@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from tabletop.v1 import game_pb2
 
 from services.api.errors import ApiError, FieldViolation, bad_request
@@ -46,8 +47,8 @@ def parse_filter(text: str) -> GameFilter:
     return GameFilter(game_type, state)
 
 
-def _enum_value(enum: object, prefix: str, value: str) -> int:
-    names: dict[str, int] = dict(enum.items())  # type: ignore[attr-defined]
+def _enum_value(enum: EnumTypeWrapper, prefix: str, value: str) -> int:
+    names: dict[str, int] = dict(enum.items())
     number = names.get(value if value.startswith(prefix) else prefix + value, 0)
     if not number:
         known = ", ".join(n.removeprefix(prefix) for n, v in names.items() if v)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from enum import Enum
+from typing import Any, TypeAlias, TypeVar, cast
 
 from google.protobuf.message import Message
+from tabletop.v1 import game_pb2
 
 from services.api.errors import FieldViolation
+
+P = TypeVar("P", bound=int)
+K = TypeVar("K", bound=Enum)
 
 # Turns a seat index into its player resource name, games/{game}/players/{seat}.
 Names: TypeAlias = Callable[[int], str]
@@ -23,7 +28,7 @@ class GameConverter:
     """
 
     game_type: str
-    proto_type: int
+    proto_type: game_pb2.GameType
     config_field: str
     move_field: str
     view_field: str
@@ -35,3 +40,11 @@ class GameConverter:
     move_to_proto: Callable[[Any], Message]
     view_to_proto: Callable[[Any, Names], Message]
     event_to_proto: Callable[[Any, Names], Message]
+
+
+def enum_map(proto_enum: type[P], prefix: str, members: Iterable[K]) -> dict[K, P]:
+    """Maps domain enum members to the proto enum values named ``prefix + name``."""
+    # A proto enum's ``Value`` is typed as returning a plain int; the value is a
+    # member of ``proto_enum`` all the same.
+    lookup = cast("Any", proto_enum)
+    return {member: cast("P", lookup.Value(prefix + member.name)) for member in members}

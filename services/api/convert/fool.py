@@ -22,15 +22,13 @@ from domain.games.fool import (
     TrickResolved,
 )
 from domain.games.fool.model import Command
-from services.api.convert.base import GameConverter, Names
+from services.api.convert.base import GameConverter, Names, enum_map
 from services.api.errors import FieldViolation
 
-_COLORS: Mapping[Color | None, int] = {
-    **{color: fool_pb2.FoolColor.Value(f"FOOL_COLOR_{color.name}") for color in Color},
-    None: fool_pb2.FOOL_COLOR_WILD,
-}
+_COLORS: dict[Color | None, fool_pb2.FoolColor] = {None: fool_pb2.FOOL_COLOR_WILD}
+_COLORS.update(enum_map(fool_pb2.FoolColor, "FOOL_COLOR_", Color).items())
 _COLOR_OF = {number: color for color, number in _COLORS.items()}
-_REASONS: Mapping[EndReason, int] = {
+_REASONS: Mapping[EndReason, fool_pb2.FoolEndReason] = {
     EndReason.SCORE_LIMIT: fool_pb2.FOOL_END_REASON_SCORE_LIMIT,
     EndReason.TEN_LIMIT: fool_pb2.FOOL_END_REASON_TEN_LIMIT,
 }
@@ -39,7 +37,7 @@ _REASONS: Mapping[EndReason, int] = {
 def card_to_proto(card: Card) -> fool_pb2.FoolCard:
     """Returns a card message."""
     return fool_pb2.FoolCard(
-        color=_COLORS[card.color],  # type: ignore[arg-type]
+        color=_COLORS[card.color],
         value=card.value,
         copy=card.copy,
     )
@@ -93,7 +91,7 @@ def _trick(cards: Sequence[TrickCard], names: Names) -> list[fool_pb2.FoolTrickC
     ]
 
 
-def _lead(color: Color | None) -> int:
+def _lead(color: Color | None) -> fool_pb2.FoolColor:
     return fool_pb2.FOOL_COLOR_UNSPECIFIED if color is None else _COLORS[color]
 
 
@@ -107,7 +105,7 @@ def view_to_proto(view: FoolView, names: Names) -> fool_pb2.FoolView:
             leader=names(public.leader),
             participants=[names(seat) for seat in public.participants],
             trick=_trick(public.trick, names),
-            lead_color=_lead(public.lead_color),  # type: ignore[arg-type]
+            lead_color=_lead(public.lead_color),
             fools=[names(seat) for seat in public.fools],
             discs=public.discs,
             hand_sizes=list(public.hand_sizes),
@@ -116,7 +114,7 @@ def view_to_proto(view: FoolView, names: Names) -> fool_pb2.FoolView:
             scores=list(public.scores),
             ten_counts=list(public.ten_counts),
             revealed_hands=_hands(view.hands or ()),
-            end_reasons=[_REASONS[r] for r in public.end_reasons],  # type: ignore[misc]
+            end_reasons=[_REASONS[r] for r in public.end_reasons],
         )
     )
     if view.private is not None:
@@ -149,7 +147,7 @@ def event_to_proto(event: Any, names: Names) -> fool_pb2.FoolEvent:
             return fool_pb2.FoolEvent(
                 trick_resolved=fool_pb2.FoolTrickResolved(
                     cards=_trick(event.cards, names),
-                    lead_color=_lead(event.lead_color),  # type: ignore[arg-type]
+                    lead_color=_lead(event.lead_color),
                     winner=names(event.winner),
                     fools=[names(seat) for seat in event.fools],
                 )
@@ -167,7 +165,7 @@ def event_to_proto(event: Any, names: Names) -> fool_pb2.FoolEvent:
         case GameEnded():
             return fool_pb2.FoolEvent(
                 game_ended=fool_pb2.FoolGameEnded(
-                    reasons=[_REASONS[r] for r in event.reasons],  # type: ignore[misc]
+                    reasons=[_REASONS[r] for r in event.reasons],
                 )
             )
     msg = f"not a Fool! event: {event!r}"

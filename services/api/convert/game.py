@@ -19,7 +19,7 @@ from services.api.convert.registry import converter_for
 from services.api.convert.undo import proposal_to_proto, timestamp, undo_event_to_proto
 from services.records import GameRecord, RecordedEvent
 
-_STATES: Mapping[tables.TableStatus, int] = {
+_STATES: Mapping[tables.TableStatus, game_pb2.GameState] = {
     tables.TableStatus.WAITING_FOR_PLAYERS: game_pb2.GAME_STATE_WAITING_FOR_PLAYERS,
     tables.TableStatus.IN_PROGRESS: game_pb2.GAME_STATE_IN_PROGRESS,
     tables.TableStatus.FINISHED: game_pb2.GAME_STATE_FINISHED,
@@ -50,8 +50,8 @@ def game_to_proto(
     scores = outcome.scores if outcome else ()
     game = game_pb2.Game(
         name=game_name(record.game_id),
-        game_type=converter.proto_type,  # type: ignore[arg-type]
-        state=_STATES[table.status],  # type: ignore[arg-type]
+        game_type=converter.proto_type,
+        state=_STATES[table.status],
         revision=record.revision,
         move_count=record.move_count,
         etag=f'W/"{record.revision}"',
@@ -127,7 +127,7 @@ def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> 
         case tables.GameCreated():
             message.game_created.CopyFrom(
                 event_pb2.GameCreated(
-                    game_type=converter.proto_type,  # type: ignore[arg-type]
+                    game_type=converter.proto_type,
                     seed_commitment=event.commitment,
                     max_players=event.max_players,
                 )

@@ -50,17 +50,15 @@ from domain.games.gnoming_a_round import (
     TurnStarted,
 )
 from domain.games.gnoming_a_round.views import GnomingARoundPublic
-from services.api.convert.base import GameConverter, Names
+from services.api.convert.base import GameConverter, Names, enum_map
 from services.api.errors import FieldViolation
 
-_KINDS: Mapping[Kind, int] = {
-    kind: pb.GnomingARoundCardKind.Value(f"GNOMING_A_ROUND_CARD_KIND_{kind.name}")
-    for kind in Kind
-}
-_PHASES: Mapping[Phase, int] = {
-    phase: pb.GnomingARoundPhase.Value(f"GNOMING_A_ROUND_PHASE_{phase.name}")
-    for phase in Phase
-}
+_KINDS: Mapping[Kind, pb.GnomingARoundCardKind] = enum_map(
+    pb.GnomingARoundCardKind, "GNOMING_A_ROUND_CARD_KIND_", Kind
+)
+_PHASES: Mapping[Phase, pb.GnomingARoundPhase] = enum_map(
+    pb.GnomingARoundPhase, "GNOMING_A_ROUND_PHASE_", Phase
+)
 _COMMANDS = (
     "flip_initial, draw_from_pile, take_from_discard, keep, reject, bounce, "
     "stop_bounce, discard, hazard_flip, hazard_decline"
@@ -70,7 +68,7 @@ _COMMANDS = (
 def card_to_proto(card: Card) -> pb.GnomingARoundCard:
     """Returns a card message."""
     return pb.GnomingARoundCard(
-        kind=_KINDS[card.kind],  # type: ignore[arg-type]
+        kind=_KINDS[card.kind],
         value=card.value,
         copy=card.copy,
         id=card.id,
@@ -169,7 +167,7 @@ def _public_to_proto(
     during_turn = public.phase not in (Phase.SETUP, Phase.INITIAL_FLIP, Phase.GAME_OVER)
     message = pb.GnomingARoundPublicState(
         round=public.round,
-        phase=_PHASES[public.phase],  # type: ignore[arg-type]
+        phase=_PHASES[public.phase],
         starting_player=names(public.starting_seat),
         active_player=names(public.active_seat) if during_turn else "",
         players_to_act=[names(s) for s in public.to_move],

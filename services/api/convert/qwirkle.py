@@ -29,20 +29,18 @@ from domain.games.qwirkle import (
     TurnScored,
 )
 from domain.games.qwirkle.model import Command
-from services.api.convert.base import GameConverter, Names
+from services.api.convert.base import GameConverter, Names, enum_map
 from services.api.errors import FieldViolation
 
-_COLORS: Mapping[Color, int] = {
-    color: qwirkle_pb2.QwirkleColor.Value(f"QWIRKLE_COLOR_{color.name}")
-    for color in Color
-}
-_SHAPES: Mapping[Shape, int] = {
-    shape: qwirkle_pb2.QwirkleShape.Value(f"QWIRKLE_SHAPE_{shape.name}")
-    for shape in Shape
-}
+_COLORS: Mapping[Color, qwirkle_pb2.QwirkleColor] = enum_map(
+    qwirkle_pb2.QwirkleColor, "QWIRKLE_COLOR_", Color
+)
+_SHAPES: Mapping[Shape, qwirkle_pb2.QwirkleShape] = enum_map(
+    qwirkle_pb2.QwirkleShape, "QWIRKLE_SHAPE_", Shape
+)
 _COLOR_OF = {number: color for color, number in _COLORS.items()}
 _SHAPE_OF = {number: shape for shape, number in _SHAPES.items()}
-_REASONS: Mapping[EndReason, int] = {
+_REASONS: Mapping[EndReason, qwirkle_pb2.QwirkleEndReason] = {
     EndReason.HAND_EMPTIED: qwirkle_pb2.QWIRKLE_END_REASON_HAND_EMPTIED,
     EndReason.DEADLOCK: qwirkle_pb2.QWIRKLE_END_REASON_DEADLOCK,
 }
@@ -51,8 +49,8 @@ _REASONS: Mapping[EndReason, int] = {
 def tile_to_proto(tile: Tile) -> qwirkle_pb2.QwirkleTile:
     """Returns a tile message."""
     return qwirkle_pb2.QwirkleTile(
-        color=_COLORS[tile.color],  # type: ignore[arg-type]
-        shape=_SHAPES[tile.shape],  # type: ignore[arg-type]
+        color=_COLORS[tile.color],
+        shape=_SHAPES[tile.shape],
     )
 
 
@@ -242,7 +240,7 @@ def event_to_proto(event: Any, names: Names) -> qwirkle_pb2.QwirkleEvent:
         case GameEnded():
             return qwirkle_pb2.QwirkleEvent(
                 game_ended=qwirkle_pb2.QwirkleGameEnded(
-                    reason=_REASONS[event.reason],  # type: ignore[arg-type]
+                    reason=_REASONS[event.reason],
                     racks=_racks(event.racks),
                 )
             )

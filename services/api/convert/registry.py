@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tabletop.v1 import game_pb2
+
 from services.api.convert import fool, gnoming_a_round, qwirkle
 from services.api.convert.base import GameConverter
 
@@ -19,6 +21,6 @@ def converter_for(game_type: str) -> GameConverter:
     return CONVERTERS[game_type]
 
 
-def converter_for_proto(proto_type: int) -> GameConverter | None:
+def converter_for_proto(proto_type: game_pb2.GameType) -> GameConverter | None:
     """Returns the converter for a ``GameType`` enum value, None if unknown."""
     return _BY_PROTO.get(proto_type)

@@ -21,7 +21,7 @@ from domain.common.undo import (
 )
 from services.api.convert.base import Names
 
-_OUTCOMES: Mapping[UndoOutcome, int] = {
+_OUTCOMES: Mapping[UndoOutcome, event_pb2.UndoOutcome] = {
     UndoOutcome.ACCEPTED: event_pb2.UNDO_OUTCOME_ACCEPTED,
     UndoOutcome.REJECTED: event_pb2.UNDO_OUTCOME_REJECTED,
     UndoOutcome.EXPIRED: event_pb2.UNDO_OUTCOME_EXPIRED,
@@ -64,7 +64,7 @@ def undo_event_to_proto(event: UndoEvent, names: Names) -> tuple[str, Message]:
         case UndoResolved():
             resolved = event_pb2.UndoResolved(
                 proposal_id=event.proposal_id,
-                outcome=_OUTCOMES[event.outcome],  # type: ignore[arg-type]
+                outcome=_OUTCOMES[event.outcome],
                 player="" if event.seat is None else names(event.seat),
             )
             return "undo_resolved", resolved
