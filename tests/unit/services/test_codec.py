@@ -217,7 +217,9 @@ def test_an_unregistered_class_inside_a_registered_one_raises_type_error() -> No
         CODEC.encode(TilesPlaced(0, (Unregistered(1),)))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("value", [object(), {1, 2}, b"bytes"], ids=["object", "set", "bytes"])
+@pytest.mark.parametrize(
+    "value", [object(), {1, 2}, b"bytes"], ids=["object", "set", "bytes"]
+)
 def test_a_value_json_cannot_hold_raises_type_error(value: object) -> None:
     with pytest.raises(TypeError, match="cannot encode"):
         CODEC.encode(value)
