@@ -9,11 +9,13 @@ from domain.common.rules import GameRules
 from domain.games.fool import RULES as FOOL
 from domain.games.gnoming_a_round import RULES as GNOMING_A_ROUND
 from domain.games.qwirkle import RULES as QWIRKLE
+from domain.games.split import RULES as SPLIT
 
 GAMES: Mapping[str, GameRules[Any, Any, Any, Any]] = {
     QWIRKLE.name: QWIRKLE,
     FOOL.name: FOOL,
     GNOMING_A_ROUND.name: GNOMING_A_ROUND,
+    SPLIT.name: SPLIT,
 }
 
 

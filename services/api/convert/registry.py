@@ -6,12 +6,17 @@ from collections.abc import Mapping
 
 from tabletop.v1 import game_pb2
 
-from services.api.convert import fool, gnoming_a_round, qwirkle
+from services.api.convert import fool, gnoming_a_round, qwirkle, split
 from services.api.convert.base import GameConverter
 
 CONVERTERS: Mapping[str, GameConverter] = {
     converter.game_type: converter
-    for converter in (qwirkle.CONVERTER, fool.CONVERTER, gnoming_a_round.CONVERTER)
+    for converter in (
+        qwirkle.CONVERTER,
+        fool.CONVERTER,
+        gnoming_a_round.CONVERTER,
+        split.CONVERTER,
+    )
 }
 _BY_PROTO = {converter.proto_type: converter for converter in CONVERTERS.values()}
 

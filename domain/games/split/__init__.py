@@ -1,0 +1,161 @@
+"""Split: pair card halves into matches, use their bonuses, empty your hand.
+
+Normative rules: ``shared/rules/split.md``. ``RULES`` is the game's entry in the
+registry; the stored names below never change once games are stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.common.rules import GameRules
+from domain.games.split.cards import (
+    Card,
+    Half,
+    MatchType,
+    Rank,
+    Suit,
+    card_from_id,
+)
+from domain.games.split.events import (
+    CardDiscarded,
+    CardDrawn,
+    Credit,
+    DiscardTaken,
+    EndReason,
+    Event,
+    GameEnded,
+    LateMeldFinished,
+    MatchMade,
+    MatchUpgraded,
+    NegativeMarked,
+    RoundDealt,
+    RoundEnded,
+    RoundScored,
+    StrongBonusDeclined,
+    WeakBonusResolved,
+)
+from domain.games.split.evolve import evolve
+from domain.games.split.legal import legal_moves
+from domain.games.split.model import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Bonus,
+    ChoosePenaltyTarget,
+    Command,
+    Discard,
+    DrawFromPile,
+    FinishLateMeld,
+    MakeMatch,
+    Match,
+    Phase,
+    ResolveStrongBonus,
+    ResolveWeakBonus,
+    SplitConfig,
+    State,
+    TakeFromDiscard,
+    Upgrade,
+)
+from domain.games.split.rules import actor, decide, outcome, self_undoable, to_move
+from domain.games.split.setup import check_config, initial_state, setup
+from domain.games.split.views import SplitPrivate, SplitPublic, SplitView, view, visible
+
+EVENTS: dict[str, type[Any]] = {
+    "split.RoundDealt": RoundDealt,
+    "split.CardDrawn": CardDrawn,
+    "split.DiscardTaken": DiscardTaken,
+    "split.MatchMade": MatchMade,
+    "split.MatchUpgraded": MatchUpgraded,
+    "split.NegativeMarked": NegativeMarked,
+    "split.StrongBonusDeclined": StrongBonusDeclined,
+    "split.WeakBonusResolved": WeakBonusResolved,
+    "split.CardDiscarded": CardDiscarded,
+    "split.RoundEnded": RoundEnded,
+    "split.LateMeldFinished": LateMeldFinished,
+    "split.RoundScored": RoundScored,
+    "split.GameEnded": GameEnded,
+}
+COMMANDS: dict[str, type[Any]] = {
+    "split.DrawFromPile": DrawFromPile,
+    "split.TakeFromDiscard": TakeFromDiscard,
+    "split.MakeMatch": MakeMatch,
+    "split.Upgrade": Upgrade,
+    "split.ChoosePenaltyTarget": ChoosePenaltyTarget,
+    "split.ResolveStrongBonus": ResolveStrongBonus,
+    "split.ResolveWeakBonus": ResolveWeakBonus,
+    "split.Discard": Discard,
+    "split.FinishLateMeld": FinishLateMeld,
+}
+VALUES: dict[str, type[Any]] = {
+    "split.Card": Card,
+    "split.Match": Match,
+    "split.Credit": Credit,
+    "split.Bonus": Bonus,
+    "split.Config": SplitConfig,
+}
+
+RULES: GameRules[State, Command, Event, SplitConfig] = GameRules(
+    name="split",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    config_type=SplitConfig,
+    check_config=check_config,
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_moves=legal_moves,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    to_move=to_move,
+    actor=actor,
+    self_undoable=self_undoable,
+    events=EVENTS,
+    commands=COMMANDS,
+    values=VALUES,
+)
+
+__all__ = [
+    "RULES",
+    "Bonus",
+    "Card",
+    "CardDiscarded",
+    "CardDrawn",
+    "ChoosePenaltyTarget",
+    "Command",
+    "Credit",
+    "Discard",
+    "DiscardTaken",
+    "DrawFromPile",
+    "EndReason",
+    "Event",
+    "FinishLateMeld",
+    "GameEnded",
+    "Half",
+    "LateMeldFinished",
+    "MakeMatch",
+    "Match",
+    "MatchMade",
+    "MatchType",
+    "MatchUpgraded",
+    "NegativeMarked",
+    "Phase",
+    "Rank",
+    "ResolveStrongBonus",
+    "ResolveWeakBonus",
+    "RoundDealt",
+    "RoundEnded",
+    "RoundScored",
+    "SplitConfig",
+    "SplitPrivate",
+    "SplitPublic",
+    "SplitView",
+    "State",
+    "StrongBonusDeclined",
+    "Suit",
+    "TakeFromDiscard",
+    "Upgrade",
+    "WeakBonusResolved",
+    "card_from_id",
+]
