@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 import uuid
 
-import grpc
-from tabletop.v1 import event_pb2, game_pb2, gnoming_a_round_pb2, move_pb2
+from tabletop.v1 import game_pb2, gnoming_a_round_pb2
 from tabletop.v1 import game_service_pb2 as api
 
-from tests.e2e.client import Spectator, auth, get, legal_moves, verified_export
+from tests.e2e.client import Spectator, auth
 from tests.e2e.conftest import Server
+from tests.e2e.playthrough import check_the_finished_game, play_with_one_self_undo
 
 SEED = bytes(range(32))
 NAMES = ("Ana", "Ben", "Cy")
@@ -43,51 +43,6 @@ def _open_table(server: Server) -> tuple[str, list[str]]:
     return name, tokens
 
 
-def _facts(events: list[event_pb2.GameEvent]) -> list[bytes]:
-    return [
-        e.gnoming_a_round.SerializeToString()
-        for e in events
-        if e.HasField("gnoming_a_round")
-    ]
-
-
-def _undoable(reply: api.SubmitMoveResponse) -> bool:
-    played = [e.move_played for e in reply.events if e.HasField("move_played")]
-    return (
-        bool(played)
-        and played[0].undoable
-        and reply.game.state == (game_pb2.GAME_STATE_IN_PROGRESS)
-    )
-
-
-def _play(server: Server, name: str, tokens: list[str], chooser: random.Random) -> int:
-    """Plays until the end, any seat that may act; returns the self-undos made."""
-    undone = 0
-    while get(server.stub, name).state == game_pb2.GAME_STATE_IN_PROGRESS:
-        options: list[tuple[int, move_pb2.Move]] = []
-        revision = 0
-        for seat, token in enumerate(tokens):
-            revision, moves = legal_moves(server.stub, name, token)
-            options += [(seat, move) for move in moves]
-        seat, move = chooser.choice(options)
-        request = api.SubmitMoveRequest(name=name, move=move)
-        reply = server.stub.SubmitMove(request, metadata=auth(tokens[seat]), timeout=10)
-        if undone == 0 and _undoable(reply):
-            taken = server.stub.UndoMove(
-                api.UndoMoveRequest(name=name, expected_revision=reply.game.revision),
-                metadata=auth(tokens[seat]),
-                timeout=10,
-            )
-            assert any(e.HasField("moves_undone") for e in taken.events)
-            assert taken.game.revision > revision
-            again = server.stub.SubmitMove(
-                request, metadata=auth(tokens[seat]), timeout=10
-            )
-            assert _facts(list(again.events)) == _facts(list(reply.events))
-            undone += 1
-    return undone
-
-
 def test_three_seats_play_gnoming_a_round_to_the_end_while_a_spectator_follows(
     server: Server,
 ) -> None:
@@ -96,29 +51,9 @@ def test_three_seats_play_gnoming_a_round_to_the_end_while_a_spectator_follows(
     server.stub.StartGame(
         api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
     )
-
-    assert _play(server, name, tokens, random.Random(2026)) == 1
-
-    final = get(server.stub, name)
-    assert final.state == game_pb2.GAME_STATE_FINISHED
-    items = spectator.finish()
-    assert spectator.code == grpc.StatusCode.OK
-    *_, last_event, snapshot = items
-    finished = last_event.event.game_finished
-    assert [s.score for s in finished.scores] == [p.score for p in final.players]
-    assert list(finished.winners) == list(final.winners)
-    assert snapshot.snapshot.seed == final.seed != ""
-    seen = [item.event for item in items if item.HasField("event")]
-    assert [e.revision for e in seen] == list(range(1, final.revision + 1))
-    assert any(e.HasField("moves_undone") for e in seen)
-
-    middle = server.stub.GetGameRevision(
-        api.GetGameRevisionRequest(name=f"{name}/revisions/{final.revision // 2}"),
-        timeout=10,
-    ).snapshot
-    assert middle.revision == final.revision // 2
-    assert middle.seed == final.seed
-
-    assert server.operator_token is not None
-    report = verified_export(server.channel, name, server.operator_token)
-    assert report.ok, report.render()
+    chooser = random.Random(2026)
+    undone = play_with_one_self_undo(
+        server, name, tokens, chooser.choice, "gnoming_a_round"
+    )
+    assert undone == 1
+    check_the_finished_game(server, name, spectator)
