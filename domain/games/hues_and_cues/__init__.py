@@ -1,0 +1,145 @@
+"""Hues and Cues: describe a secret colour square in a word or two; others guess.
+
+Normative rules: ``shared/rules/hues-and-cues.md``. ``RULES`` is the game's
+entry in the registry; the stored names below never change once games are
+stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.common.rules import GameRules
+from domain.games.hues_and_cues.board import Square, parse_square
+from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
+from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, check_cue
+from domain.games.hues_and_cues.evolve import evolve
+from domain.games.hues_and_cues.legal import legal_moves
+from domain.games.hues_and_cues.model import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    CardDrawn,
+    Command,
+    CueGiven,
+    DeckShuffled,
+    EndReason,
+    Event,
+    FirstCueGiverChosen,
+    GameEnded,
+    GiveFirstCue,
+    GiveSecondCue,
+    GuessPlaced,
+    HuesAndCuesConfig,
+    Phase,
+    Piece,
+    PieceScored,
+    PlaceGuess,
+    RoundScored,
+    RoundStarted,
+    SecondCueSkipped,
+    SkipSecondCue,
+    State,
+    TargetChosen,
+    TargetRevealed,
+)
+from domain.games.hues_and_cues.rules import (
+    actor,
+    decide,
+    outcome,
+    self_undoable,
+    to_move,
+)
+from domain.games.hues_and_cues.setup import check_config, initial_state, setup
+from domain.games.hues_and_cues.views import (
+    HuesAndCuesPublic,
+    HuesAndCuesSecret,
+    HuesAndCuesView,
+    view,
+    visible,
+)
+
+EVENTS: dict[str, type[Any]] = {
+    "hues_and_cues.DeckShuffled": DeckShuffled,
+    "hues_and_cues.FirstCueGiverChosen": FirstCueGiverChosen,
+    "hues_and_cues.RoundStarted": RoundStarted,
+    "hues_and_cues.CardDrawn": CardDrawn,
+    "hues_and_cues.TargetChosen": TargetChosen,
+    "hues_and_cues.CueGiven": CueGiven,
+    "hues_and_cues.GuessPlaced": GuessPlaced,
+    "hues_and_cues.SecondCueSkipped": SecondCueSkipped,
+    "hues_and_cues.TargetRevealed": TargetRevealed,
+    "hues_and_cues.RoundScored": RoundScored,
+    "hues_and_cues.GameEnded": GameEnded,
+}
+COMMANDS: dict[str, type[Any]] = {
+    "hues_and_cues.GiveFirstCue": GiveFirstCue,
+    "hues_and_cues.PlaceGuess": PlaceGuess,
+    "hues_and_cues.GiveSecondCue": GiveSecondCue,
+    "hues_and_cues.SkipSecondCue": SkipSecondCue,
+}
+VALUES: dict[str, type[Any]] = {
+    "hues_and_cues.Square": Square,
+    "hues_and_cues.Piece": Piece,
+    "hues_and_cues.PieceScored": PieceScored,
+    "hues_and_cues.Config": HuesAndCuesConfig,
+}
+
+RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
+    name="hues_and_cues",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    config_type=HuesAndCuesConfig,
+    check_config=check_config,
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_moves=legal_moves,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    to_move=to_move,
+    actor=actor,
+    self_undoable=self_undoable,
+    events=EVENTS,
+    commands=COMMANDS,
+    values=VALUES,
+)
+
+__all__ = [
+    "CARDS",
+    "DECK",
+    "RULES",
+    "SUGGESTED_CUES",
+    "CardDrawn",
+    "Command",
+    "Cue",
+    "CueCard",
+    "CueGiven",
+    "DeckShuffled",
+    "EndReason",
+    "Event",
+    "FirstCueGiverChosen",
+    "GameEnded",
+    "GiveFirstCue",
+    "GiveSecondCue",
+    "GuessPlaced",
+    "HuesAndCuesConfig",
+    "HuesAndCuesPublic",
+    "HuesAndCuesSecret",
+    "HuesAndCuesView",
+    "Phase",
+    "Piece",
+    "PieceScored",
+    "PlaceGuess",
+    "RoundScored",
+    "RoundStarted",
+    "SecondCueSkipped",
+    "SkipSecondCue",
+    "Square",
+    "State",
+    "TargetChosen",
+    "TargetRevealed",
+    "check_cue",
+    "parse_square",
+]
