@@ -8,11 +8,13 @@ from typing import Any
 from domain.common.rules import GameRules
 from domain.games.fool import RULES as FOOL
 from domain.games.gnoming_a_round import RULES as GNOMING_A_ROUND
+from domain.games.hues_and_cues import RULES as HUES_AND_CUES
 from domain.games.qwirkle import RULES as QWIRKLE
 from domain.games.split import RULES as SPLIT
 
 GAMES: Mapping[str, GameRules[Any, Any, Any, Any]] = {
     QWIRKLE.name: QWIRKLE,
+    HUES_AND_CUES.name: HUES_AND_CUES,
     FOOL.name: FOOL,
     GNOMING_A_ROUND.name: GNOMING_A_ROUND,
     SPLIT.name: SPLIT,

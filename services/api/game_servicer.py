@@ -18,6 +18,7 @@ from domain.common.seats import Seat, Spectator
 from services.api import replay, undo
 from services.api.auth import bearer_token
 from services.api.calls import Metadata, serve
+from services.api.catalogue import game_types
 from services.api.convert.game import game_to_proto, player_name
 from services.api.convert.moves import command_from_request
 from services.api.convert.registry import converter_for, converter_for_proto
@@ -135,6 +136,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.ListGameEventsResponse:
         """Lists a game's events, redacted for the caller."""
         return await serve(context, self._list_game_events, request)
+
+    async def ListGameTypes(  # noqa: N802
+        self, request: game_service_pb2.ListGameTypesRequest, context: Any
+    ) -> game_service_pb2.ListGameTypesResponse:
+        """Lists the game types played here; needs no credentials."""
+        del request, context
+        return game_types()
 
     def _create_game(
         self, request: game_service_pb2.CreateGameRequest, metadata: Metadata

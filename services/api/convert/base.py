@@ -20,6 +20,15 @@ Names: TypeAlias = Callable[[int], str]
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """A table option as ``ListGameTypes`` describes it."""
+
+    field: str  # the field of the game's config message
+    description: str
+    default_value: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameConverter:
     """How one game's domain values travel in ``tabletop.v1`` messages.
 
@@ -40,6 +49,13 @@ class GameConverter:
     move_to_proto: Callable[[Any], Message]
     view_to_proto: Callable[[Any, Names], Message]
     event_to_proto: Callable[[Any, Names], Message]
+    # What ``ListGameTypes`` says about the game.
+    display_name: str
+    options: tuple[Option, ...]
+    self_undo: str  # which moves UndoMove takes back, in plain words
+    # Reference data for drawing the game, the ``GameTypeInfo.details`` member
+    # named ``move_field``; None when the game needs none.
+    details: Callable[[], Message] | None = None
 
 
 def enum_map(proto_enum: type[P], prefix: str, members: Iterable[K]) -> dict[K, P]:

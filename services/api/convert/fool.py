@@ -22,7 +22,7 @@ from domain.games.fool import (
     TrickResolved,
 )
 from domain.games.fool.model import Command
-from services.api.convert.base import GameConverter, Names, enum_map
+from services.api.convert.base import GameConverter, Names, Option, enum_map
 from services.api.errors import FieldViolation
 
 _COLORS: dict[Color | None, fool_pb2.FoolColor] = {None: fool_pb2.FOOL_COLOR_WILD}
@@ -195,4 +195,17 @@ CONVERTER = GameConverter(
     move_to_proto=move_to_proto,
     view_to_proto=view_to_proto,
     event_to_proto=event_to_proto,
+    display_name="Fool!",
+    options=(
+        Option(
+            "first_dealer",
+            "The seat that deals the first round; the deal moves one seat"
+            " clockwise each round.",
+            "0",
+        ),
+    ),
+    self_undo=(
+        "None: every card played was hidden in a hand, so every takeback needs "
+        "the others' consent."
+    ),
 )

@@ -50,7 +50,7 @@ from domain.games.gnoming_a_round import (
     TurnStarted,
 )
 from domain.games.gnoming_a_round.views import GnomingARoundPublic
-from services.api.convert.base import GameConverter, Names, enum_map
+from services.api.convert.base import GameConverter, Names, Option, enum_map
 from services.api.errors import FieldViolation
 
 _KINDS: Mapping[Kind, pb.GnomingARoundCardKind] = enum_map(
@@ -432,4 +432,18 @@ CONVERTER = GameConverter(
     move_to_proto=move_to_proto,
     view_to_proto=view_to_proto,
     event_to_proto=event_to_proto,
+    display_name="Gnoming A Round",
+    options=(
+        Option(
+            "first_player",
+            "The seat that starts round 1; later rounds start one seat to the left.",
+            "0",
+        ),
+    ),
+    self_undo=(
+        "A move that drew, revealed, refilled, scored and ended nothing: taking"
+        " a discard, rejecting a drawn card, stopping a bounce, declining a "
+        "hazard, placing or discarding a card everyone has seen. Every other "
+        "move needs the others' consent."
+    ),
 )

@@ -273,4 +273,10 @@ CONVERTER = GameConverter(
     move_to_proto=move_to_proto,
     view_to_proto=view_to_proto,
     event_to_proto=event_to_proto,
+    display_name="Qwirkle",
+    options=(),
+    self_undo=(
+        "A pass, or a placement that drew no tile (the bag was empty) and did "
+        "not end the game; every other move needs the others' consent."
+    ),
 )

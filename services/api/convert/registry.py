@@ -6,13 +6,14 @@ from collections.abc import Mapping
 
 from tabletop.v1 import game_pb2
 
-from services.api.convert import fool, gnoming_a_round, qwirkle, split
+from services.api.convert import fool, gnoming_a_round, hues_and_cues, qwirkle, split
 from services.api.convert.base import GameConverter
 
 CONVERTERS: Mapping[str, GameConverter] = {
     converter.game_type: converter
     for converter in (
         qwirkle.CONVERTER,
+        hues_and_cues.CONVERTER,
         fool.CONVERTER,
         gnoming_a_round.CONVERTER,
         split.CONVERTER,

@@ -41,7 +41,7 @@ from domain.games.split import (
 )
 from domain.games.split.model import Command
 from domain.games.split.scoring import total
-from services.api.convert.base import GameConverter, Names, enum_map
+from services.api.convert.base import GameConverter, Names, Option, enum_map
 from services.api.errors import FieldViolation
 
 _TYPES: Mapping[MatchType, split_pb2.SplitMatchType] = enum_map(
@@ -411,4 +411,20 @@ CONVERTER = GameConverter(
     move_to_proto=move_to_proto,
     view_to_proto=view_to_proto,
     event_to_proto=event_to_proto,
+    display_name="Split",
+    options=(
+        Option(
+            "first_dealer",
+            "The seat that deals the first round; the first turn is to "
+            "the dealer's left.",
+            "0",
+        ),
+    ),
+    self_undo=(
+        "A move that drew and revealed nothing: the perfect bonus's choice, "
+        "declining the strong bonus, the weak bonus's swap or not, finishing a "
+        "late meld that does not end the round, and taking from the discard row"
+        " when only its cards are used. Every other move needs the others' "
+        "consent."
+    ),
 )
