@@ -176,3 +176,26 @@ def _env(database: str) -> dict[str, str]:
     if "POSTGRES_SCHEMA" in env:
         ensure_schema(env)
     return env
+
+
+def test_a_kept_game_catches_up_with_moves_stored_by_another_process(
+    database: str,
+) -> None:
+    first = create_app(Settings(database=database, dev_mode=True))
+    second = create_app(Settings(database=database, dev_mode=True))
+    game_id, tokens = _started_game(first)
+    early = second.get_game(game_id)  # now kept by the second process
+    assert early is not None
+    live = _play(first, game_id, tokens, moves=6)
+    caught_up = second.get_game(game_id)
+    # Moves from the second process continue from the first's latest revision.
+    more = _play(second, game_id, tokens, moves=3)
+    again = first.get_game(game_id)
+    past = first.get_game(game_id, revision=early.revision)
+    first.close()
+    second.close()
+    assert caught_up == live
+    assert again == more
+    assert past is not None
+    assert past.revision == early.revision
+    assert past.table == early.table
