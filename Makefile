@@ -27,7 +27,8 @@ PG_ENV := .ci/.pg.env
 ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking
+.PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
+	bench-rules bench-length
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -35,6 +36,8 @@ help:
 	@echo "make lint      ruff, ruff format --check, mypy, buf lint/format, lint-imports"
 	@echo "make test      install, proto, lint, ensure PostgreSQL, then the whole test suite"
 	@echo "make serve     run the server on the embedded SQLite database (ARGS=...)"
+	@echo "make bench-rules  random complete games per second per game type (BENCH_ARGS=...)"
+	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
 	@echo "make fmt       format Python and protos in place"
 	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
 	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
@@ -82,6 +85,15 @@ test: $(INSTALL_STAMP) $(GEN_FILES) lint
 # (infra/settings.py); TABLETOP_DATABASE or ARGS choose another.
 serve: $(INSTALL_STAMP) $(GEN_FILES)
 	$(BIN)/tabletop serve $(ARGS)
+
+# Benchmarks print figures; nothing asserts a timing (docs/performance.md).
+BENCH_ARGS ?=
+bench-rules: $(INSTALL_STAMP)
+	$(BIN)/python bench/rules.py $(BENCH_ARGS)
+
+bench-length: $(INSTALL_STAMP) $(GEN_FILES)
+	bash .ci/ensure-postgres
+	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/length.py $(BENCH_ARGS)
 
 fmt: $(INSTALL_STAMP)
 	$(BIN)/ruff check --fix-only --quiet .
