@@ -5,17 +5,16 @@ writers race for the same revision the store refuses the second append; the
 loser re-loads and re-decides unless the client pinned ``expected_revision``.
 A request id the game has already seen returns what that request stored.
 
-The latest fold of recently used games is kept in memory. Loading a game then
-reads only the events stored after the kept revision (by any process), so a
-game's length no longer costs every command a full replay; the database stays
-the only source of truth.
+Folds of recently used games are kept in memory (``services/kept.py``): the
+latest, and one every 100 revisions. Loading a game reads only the events stored
+after the kept revision (by any process), and a past revision folds at most 99
+events onto the checkpoint below it, so a game's length no longer costs a full
+replay; the database stays the only source of truth.
 """
 
 from __future__ import annotations
 
 import hmac
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,19 +29,18 @@ from domain.common import commands
 from domain.common.commands import TableCommand
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
+from services.kept import KeptGames
 from services.records import (
     GameRecord,
     RecordedEvent,
     StoredEvent,
     advance,
-    fold,
     unwrap,
     wrap,
 )
 from services.tokens import token_hash
 
 MAX_ATTEMPTS = 5
-CACHED_GAMES = 1_000  # latest folds kept in memory, least recently used dropped
 # Builds the command of a request once its game is loaded and its caller's seat
 # known (None if unseated), or refuses a request that does not fit the game.
 CommandFor: TypeAlias = Callable[[GameRecord, int | None], TableCommand | Rejected]
@@ -95,8 +93,7 @@ class GameStore(Application[UUID]):
         # Called after every successful append, with the game and its new events
         # (the live feed uses it to wake streams of this process at once).
         self.appended: list[Callable[[UUID, tuple[RecordedEvent, ...]], None]] = []
-        self._latest: OrderedDict[UUID, GameRecord] = OrderedDict()
-        self._latest_lock = threading.Lock()
+        self.kept = KeptGames()
 
     def get_game(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
         """Returns the game, at ``revision`` when given, or None if unknown.
@@ -106,34 +103,20 @@ class GameStore(Application[UUID]):
         latest = self._latest_fold(game_id)
         if revision is None or latest is None or revision >= latest.revision:
             return latest
-        return fold(game_id, self.recorded_events(game_id, lte=revision))
+        base = self.kept.checkpoint(game_id, revision)
+        since = self.recorded_events(
+            game_id, gt=base.revision if base else None, lte=revision
+        )
+        record = base
+        for item in since:
+            record = advance(record, game_id, item)
+        return record
 
     def _latest_fold(self, game_id: UUID) -> GameRecord | None:
         """Returns the kept fold advanced by the events stored since, and keeps it."""
-        record = self._kept(game_id)
+        record = self.kept.latest(game_id)
         newer = self.recorded_events(game_id, gt=record.revision if record else None)
-        for item in newer:
-            record = advance(record, game_id, item)
-        if record is not None and newer:
-            self._keep(record)
-        return record
-
-    def _kept(self, game_id: UUID) -> GameRecord | None:
-        with self._latest_lock:
-            record = self._latest.get(game_id)
-            if record is not None:
-                self._latest.move_to_end(game_id)
-            return record
-
-    def _keep(self, record: GameRecord) -> None:
-        """Keeps ``record`` unless a later fold of its game is kept already."""
-        with self._latest_lock:
-            kept = self._latest.get(record.game_id)
-            if kept is None or kept.revision < record.revision:
-                self._latest[record.game_id] = record
-            self._latest.move_to_end(record.game_id)
-            while len(self._latest) > CACHED_GAMES:
-                self._latest.popitem(last=False)
+        return self.kept.advance(record, game_id, newer) if newer else record
 
     def recorded_events(
         self, game_id: UUID, *, gt: int | None = None, lte: int | None = None
@@ -266,12 +249,10 @@ class GameStore(Application[UUID]):
         ]
         self.save(*envelopes)
         recorded = tuple(unwrap(envelope) for envelope in envelopes)
-        for item in recorded:
-            record = advance(record, game_id, item)
+        record = self.kept.advance(record, game_id, recorded)
         if record is None:
             msg = "an append must store at least one event"
             raise ValueError(msg)
-        self._keep(record)
         for listener in self.appended:
             listener(game_id, recorded)
         return Applied(record, recorded)
