@@ -369,8 +369,9 @@ def check_hidden(game: Game, event: Event) -> None:
         mine = isinstance(viewer, Seat) and viewer.index == getattr(event, "seat", -1)
         match shown:
             case DeckShuffled():
+                assert isinstance(event, DeckShuffled)
                 assert shown.cards == ()
-                assert shown.size == event.size  # type: ignore[union-attr]
+                assert shown.size == event.size
             case CardDrawn() if not mine:
                 assert (shown.card_id, shown.squares) == (None, ())
             case TargetChosen() if not mine:
@@ -441,7 +442,8 @@ def test_the_random_games_reach_every_rare_situation() -> None:
         for game in range(GAMES_PER_PLAYER_COUNT):
             match_ = played(players, game)
             seen += match_.seen
-            ends[match_.state.end_reason] += 1  # type: ignore[index]
+            assert match_.state.end_reason is not None
+            ends[match_.state.end_reason] += 1
             tiebreaks += match_.state.tiebreak_rounds
     assert set(ends) == set(EndReason), ends
     assert tiebreaks > 0
