@@ -82,6 +82,12 @@ class GameStore(Application[UUID]):
 
     name = "tabletop"  # fixes the stored table names: do not change
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The library names each subclass after its class (GamesApp would store
+        # in gamesapp_events); every store of games shares the tabletop tables.
+        super().__init_subclass__(**kwargs)
+        cls.name = GameStore.name
+
     def __init__(
         self,
         env: dict[str, str] | None = None,

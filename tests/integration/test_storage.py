@@ -199,3 +199,15 @@ def test_a_kept_game_catches_up_with_moves_stored_by_another_process(
     assert past is not None
     assert past.revision == early.revision
     assert past.table == early.table
+
+
+def test_games_are_stored_in_the_tabletop_tables(database: str) -> None:
+    app = create_app(Settings(database=database))
+    table = getattr(app.recorder, "events_table_name", "")
+    app.close()
+    assert type(app).name == "tabletop"
+    # PostgreSQL tables are named after the application; SQLite's are not.
+    expected = (
+        "tabletop_events" if database.startswith("postgresql") else "stored_events"
+    )
+    assert table == expected
