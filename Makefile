@@ -28,7 +28,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench-rules bench-length
+	bench-rules bench-length bench-fanout
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -38,6 +38,7 @@ help:
 	@echo "make serve     run the server on the embedded SQLite database (ARGS=...)"
 	@echo "make bench-rules  random complete games per second per game type (BENCH_ARGS=...)"
 	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
+	@echo "make bench-fanout how fast moves reach 1,000 spectators of a real server"
 	@echo "make fmt       format Python and protos in place"
 	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
 	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
@@ -94,6 +95,10 @@ bench-rules: $(INSTALL_STAMP)
 bench-length: $(INSTALL_STAMP) $(GEN_FILES)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/length.py $(BENCH_ARGS)
+
+bench-fanout: $(INSTALL_STAMP) $(GEN_FILES)
+	bash .ci/ensure-postgres
+	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/fanout.py $(BENCH_ARGS)
 
 fmt: $(INSTALL_STAMP)
 	$(BIN)/ruff check --fix-only --quiet .
