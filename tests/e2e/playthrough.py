@@ -8,6 +8,9 @@ at the end.
 
 from __future__ import annotations
 
+import random
+import uuid
+from collections import defaultdict
 from collections.abc import Callable
 
 import grpc
@@ -18,6 +21,47 @@ from tests.e2e.client import Spectator, auth, get, legal_moves, verified_export
 from tests.e2e.conftest import Server
 
 Option = tuple[int, move_pb2.Move]
+SEED = bytes(range(32))
+NAMES = ("Ana", "Ben", "Cy")
+
+
+def open_table(
+    server: Server, game: game_pb2.Game, names: tuple[str, ...] = NAMES
+) -> tuple[str, list[str]]:
+    """Opens a table of ``game`` with a fixed seed and seats ``names``; returns
+    the game's name and the seat tokens in seat order."""
+    created = server.stub.CreateGame(
+        api.CreateGameRequest(
+            game=game,
+            display_name=names[0],
+            seed=SEED,
+            request_id=str(uuid.uuid4()),
+        ),
+        timeout=10,
+    )
+    name, tokens = created.game.name, [created.seat_token]
+    for display_name in names[1:]:
+        joined = server.stub.JoinGame(
+            api.JoinGameRequest(name=name, display_name=display_name), timeout=10
+        )
+        tokens.append(joined.seat_token)
+    return name, tokens
+
+
+def by_action(
+    game_field: str, chooser: random.Random
+) -> Callable[[list[Option]], Option]:
+    """Returns a chooser of a random option, the kind of action drawn first, so
+    that rare actions (a second cue, a bonus, going out) come up briskly."""
+
+    def choose(options: list[Option]) -> Option:
+        grouped: dict[str, list[Option]] = defaultdict(list)
+        for option in options:
+            action = getattr(option[1], game_field).WhichOneof("action")
+            grouped[str(action)].append(option)
+        return chooser.choice(grouped[chooser.choice(sorted(grouped))])
+
+    return choose
 
 
 def _facts(events: list[event_pb2.GameEvent], game_field: str) -> list[bytes]:

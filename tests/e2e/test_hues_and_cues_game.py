@@ -9,8 +9,6 @@ the finished game verifies. ``ListGameTypes`` gives every square's colour.
 from __future__ import annotations
 
 import random
-import uuid
-from collections import defaultdict
 
 import grpc
 from tabletop.v1 import game_pb2, hues_and_cues_pb2, move_pb2
@@ -18,48 +16,24 @@ from tabletop.v1 import game_service_pb2 as api
 
 from tests.e2e.client import Spectator, auth, expect_error
 from tests.e2e.conftest import Server
-from tests.e2e.playthrough import check_the_finished_game, play_with_one_self_undo
-
-SEED = bytes(range(32))
-NAMES = ("Ana", "Ben", "Cy")
-
-
-def _open_table(server: Server) -> tuple[str, list[str]]:
-    created = server.stub.CreateGame(
-        api.CreateGameRequest(
-            game=game_pb2.Game(
-                game_type=game_pb2.GAME_TYPE_HUES_AND_CUES,
-                hues_and_cues_config=hues_and_cues_pb2.HuesAndCuesConfig(),
-            ),
-            display_name=NAMES[0],
-            seed=SEED,
-            request_id=str(uuid.uuid4()),
-        ),
-        timeout=10,
-    )
-    name, tokens = created.game.name, [created.seat_token]
-    for display_name in NAMES[1:]:
-        joined = server.stub.JoinGame(
-            api.JoinGameRequest(name=name, display_name=display_name), timeout=10
-        )
-        tokens.append(joined.seat_token)
-    return name, tokens
-
-
-def _choose(
-    options: list[tuple[int, move_pb2.Move]], chooser: random.Random
-) -> tuple[int, move_pb2.Move]:
-    """Returns a random option, choosing the kind of action first."""
-    by_action: dict[str, list[tuple[int, move_pb2.Move]]] = defaultdict(list)
-    for option in options:
-        by_action[str(option[1].hues_and_cues.WhichOneof("action"))].append(option)
-    return chooser.choice(by_action[chooser.choice(sorted(by_action))])
+from tests.e2e.playthrough import (
+    by_action,
+    check_the_finished_game,
+    open_table,
+    play_with_one_self_undo,
+)
 
 
 def test_three_seats_play_hues_and_cues_to_the_end_while_a_spectator_follows(
     server: Server,
 ) -> None:
-    name, tokens = _open_table(server)
+    name, tokens = open_table(
+        server,
+        game_pb2.Game(
+            game_type=game_pb2.GAME_TYPE_HUES_AND_CUES,
+            hues_and_cues_config=hues_and_cues_pb2.HuesAndCuesConfig(),
+        ),
+    )
     spectator = Spectator(server.stub, name)
     server.stub.StartGame(
         api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
@@ -69,7 +43,7 @@ def test_three_seats_play_hues_and_cues_to_the_end_while_a_spectator_follows(
         server,
         name,
         tokens,
-        lambda options: _choose(options, chooser),
+        by_action("hues_and_cues", chooser),
         "hues_and_cues",
     )
     assert undone == 1
@@ -98,7 +72,13 @@ def test_three_seats_play_hues_and_cues_to_the_end_while_a_spectator_follows(
 
 
 def test_a_spectator_sees_no_card_or_target_until_the_reveal(server: Server) -> None:
-    name, tokens = _open_table(server)
+    name, tokens = open_table(
+        server,
+        game_pb2.Game(
+            game_type=game_pb2.GAME_TYPE_HUES_AND_CUES,
+            hues_and_cues_config=hues_and_cues_pb2.HuesAndCuesConfig(),
+        ),
+    )
     server.stub.StartGame(
         api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
     )

@@ -8,63 +8,37 @@ is replayed, and the operator's export of the finished game verifies.
 from __future__ import annotations
 
 import random
-import uuid
-from collections import defaultdict
 
-from tabletop.v1 import game_pb2, move_pb2, split_pb2
+from tabletop.v1 import game_pb2, split_pb2
 from tabletop.v1 import game_service_pb2 as api
 
 from tests.e2e.client import Spectator, auth
 from tests.e2e.conftest import Server
-from tests.e2e.playthrough import check_the_finished_game, play_with_one_self_undo
-
-SEED = bytes(range(32))
-NAMES = ("Ana", "Ben", "Cy")
-
-
-def _open_table(server: Server) -> tuple[str, list[str]]:
-    created = server.stub.CreateGame(
-        api.CreateGameRequest(
-            game=game_pb2.Game(
-                game_type=game_pb2.GAME_TYPE_SPLIT,
-                split_config=split_pb2.SplitConfig(),
-            ),
-            display_name=NAMES[0],
-            seed=SEED,
-            request_id=str(uuid.uuid4()),
-        ),
-        timeout=10,
-    )
-    name, tokens = created.game.name, [created.seat_token]
-    for display_name in NAMES[1:]:
-        joined = server.stub.JoinGame(
-            api.JoinGameRequest(name=name, display_name=display_name), timeout=10
-        )
-        tokens.append(joined.seat_token)
-    return name, tokens
-
-
-def _choose(
-    options: list[tuple[int, move_pb2.Move]], chooser: random.Random
-) -> tuple[int, move_pb2.Move]:
-    """Returns a random option, by action first so that rounds end briskly."""
-    by_action: dict[str, list[tuple[int, move_pb2.Move]]] = defaultdict(list)
-    for option in options:
-        by_action[str(option[1].split.WhichOneof("action"))].append(option)
-    return chooser.choice(by_action[chooser.choice(sorted(by_action))])
+from tests.e2e.playthrough import (
+    by_action,
+    check_the_finished_game,
+    open_table,
+    play_with_one_self_undo,
+)
 
 
 def test_three_seats_play_split_to_the_end_while_a_spectator_follows(
     server: Server,
 ) -> None:
-    name, tokens = _open_table(server)
+    name, tokens = open_table(
+        server,
+        game_pb2.Game(
+            game_type=game_pb2.GAME_TYPE_SPLIT,
+            split_config=split_pb2.SplitConfig(),
+        ),
+    )
     spectator = Spectator(server.stub, name)
     server.stub.StartGame(
         api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
     )
     chooser = random.Random(2026)
     undone = play_with_one_self_undo(
-        server, name, tokens, lambda options: _choose(options, chooser), "split"
+        server, name, tokens, by_action("split", chooser), "split"
     )
     assert undone == 1
     check_the_finished_game(server, name, spectator)
