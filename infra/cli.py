@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from infra.settings import (
     Settings,
     SettingsError,
+    count,
     persistence_env,
     read_token_file,
     seconds,
@@ -64,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how often an idle StreamGame sends a heartbeat "
         "(env TABLETOP_HEARTBEAT_SECONDS, default %(default)s)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=count,
+        default=defaults.workers,
+        metavar="N",
+        help="threads running the calls' rules and storage work; moves in flight "
+        "at once share one commit (env TABLETOP_WORKERS, default %(default)s)",
     )
     serve.add_argument(
         "--operator-token-file",
@@ -131,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             dev_mode=args.dev,
             reflection=args.reflection,
             heartbeat_seconds=args.heartbeat_seconds,
+            workers=args.workers,
             operator_token=operator_token,
         )
         persistence_env(settings.database)

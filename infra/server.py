@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import psycopg
@@ -79,6 +80,10 @@ async def create_server(
 
     Starts ``feed`` too; ``stop_server`` stops both.
     """
+    # Calls run their rules and storage work on these threads (services/api/calls.py).
+    asyncio.get_running_loop().set_default_executor(
+        ThreadPoolExecutor(settings.workers, thread_name_prefix="tabletop-call")
+    )
     server = grpc.aio.server(options=SERVER_OPTIONS)
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(app, feed), server

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 DEFAULT_LISTEN = "127.0.0.1:50051"
 DEFAULT_DATABASE = "sqlite:///var/tabletop.sqlite3"
 DEFAULT_HEARTBEAT_SECONDS = 20.0
+DEFAULT_WORKERS = 32
 
 
 class SettingsError(ValueError):
@@ -32,6 +33,9 @@ class Settings:
     dev_mode: bool = False
     reflection: bool = True
     heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS  # StreamGame, while idle
+    # Threads that run the calls' rules and storage work. Moves in flight at once
+    # commit together (services/commits.py), so more threads mean fuller commits.
+    workers: int = DEFAULT_WORKERS
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -50,6 +54,7 @@ class Settings:
                 )
             ),
             operator_token=environ.get("TABLETOP_OPERATOR_TOKEN", "").strip() or None,
+            workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
         )
 
 
@@ -123,6 +128,18 @@ def seconds(value: str) -> float:
         number = 0.0
     if not 0 < number < float("inf"):
         msg = f"expected a positive number of seconds, got {value!r}"
+        raise SettingsError(msg)
+    return number
+
+
+def count(value: str) -> int:
+    """Returns a whole number from 1 to 1,000, or refuses the setting."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= 1_000:  # noqa: PLR2004 (the documented range)
+        msg = f"expected a whole number from 1 to 1000, got {value!r}"
         raise SettingsError(msg)
     return number
 

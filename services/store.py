@@ -1,8 +1,9 @@
 """The event store of games: load, authenticate, decide, append, de-duplicate.
 
-Every mutation is one atomic append of the events a decision produced. When two
-writers race for the same revision the store refuses the second append; the
-loser re-loads and re-decides unless the client pinned ``expected_revision``.
+Every mutation is one atomic append of the events a decision produced; the
+appends of concurrent commands share one transaction (``services/commits.py``).
+When two writers race for the same revision the store refuses the second append;
+the loser re-loads and re-decides unless the client pinned ``expected_revision``.
 A request id the game has already seen returns what that request stored.
 
 Folds of recently used games are kept in memory (``services/kept.py``): the
@@ -29,6 +30,7 @@ from domain.common import commands
 from domain.common.commands import TableCommand
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
+from services.commits import GroupCommit
 from services.kept import KeptGames
 from services.records import (
     GameRecord,
@@ -100,6 +102,8 @@ class GameStore(Application[UUID]):
         # (the live feed uses it to wake streams of this process at once).
         self.appended: list[Callable[[UUID, tuple[RecordedEvent, ...]], None]] = []
         self.kept = KeptGames()
+        # Appends of concurrent commands share transactions (services/commits.py).
+        self.commits = GroupCommit(lambda events: self.save(*events))
 
     def get_game(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
         """Returns the game, at ``revision`` when given, or None if unknown.
@@ -253,7 +257,7 @@ class GameStore(Application[UUID]):
             )
             for offset, event in enumerate(batch.events, start=1)
         ]
-        self.save(*envelopes)
+        self.commits.commit(game_id, envelopes)
         recorded = tuple(unwrap(envelope) for envelope in envelopes)
         record = self.kept.advance(record, game_id, recorded)
         if record is None:

@@ -211,3 +211,59 @@ def test_games_are_stored_in_the_tabletop_tables(database: str) -> None:
         "tabletop_events" if database.startswith("postgresql") else "stored_events"
     )
     assert table == expected
+
+
+def test_moves_committed_together_are_all_stored_once_in_feed_order(
+    database: str,
+) -> None:
+    app = create_app(Settings(database=database, dev_mode=True))
+    games = [_started_game(app) for _ in range(12)]
+    shared_id, shared_tokens = _started_game(app)
+    start = threading.Barrier(len(games) + 3)
+    played: dict[UUID, GameRecord] = {}
+    raced: list[object] = []
+
+    def play(game_id: UUID, tokens: list[str]) -> None:
+        start.wait()
+        played[game_id] = _play(app, game_id, tokens, moves=8)
+
+    def race_on_shared_game() -> None:  # lost races are decided again
+        start.wait()
+        record = app.get_game(shared_id)
+        assert record is not None
+        (seat,) = record.rules.to_move(record.table.game)
+        move = next(iter(record.rules.legal_moves(record.table.game, seat)))
+        raced.append(app.submit_move(shared_id, shared_tokens[seat], always(move)))
+
+    threads = [threading.Thread(target=play, args=game) for game in games]
+    threads += [threading.Thread(target=race_on_shared_game) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    commits = app.commits
+    fresh = create_app(Settings(database=database))
+    notifications = fresh.recorder.select_notifications(start=1, limit=100_000)
+    reloaded = {game_id: fresh.get_game(game_id) for game_id, _ in games}
+    shared = fresh.get_game(shared_id)
+    app.close()
+    fresh.close()
+    assert commits.transactions < commits.appends  # moves did share commits
+    # A refused append may use up ids, but the feed's order is the commit order.
+    ids = [n.id for n in notifications]
+    assert ids == sorted(set(ids))
+    by_game: dict[UUID, list[int]] = {}
+    for notification in notifications:
+        by_game.setdefault(UUID(str(notification.originator_id)), []).append(
+            notification.originator_version
+        )
+    for game_id, _ in games:
+        record = reloaded[game_id]
+        assert record is not None
+        assert by_game[game_id] == list(range(1, record.revision + 1))
+        assert record == played[game_id]
+    assert shared is not None
+    # One racer's move applied; the others, decided again, were not their turn.
+    assert [isinstance(r, Applied) for r in raced].count(True) == 1
+    assert shared.move_count == 1
+    assert by_game[shared_id] == list(range(1, shared.revision + 1))

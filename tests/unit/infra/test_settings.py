@@ -9,6 +9,7 @@ import pytest
 from infra.settings import (
     DEFAULT_DATABASE,
     DEFAULT_LISTEN,
+    DEFAULT_WORKERS,
     Settings,
     SettingsError,
     describe,
@@ -196,3 +197,14 @@ def test_settings_come_from_tabletop_environment_variables() -> None:
 )
 def test_a_flag_is_on_only_for_a_yes_word(value: str, expected: bool) -> None:
     assert Settings.from_env({"TABLETOP_DEV_MODE": value}).dev_mode is expected
+
+
+def test_the_worker_threads_come_from_the_environment() -> None:
+    assert Settings.from_env({}).workers == DEFAULT_WORKERS
+    assert Settings.from_env({"TABLETOP_WORKERS": "64"}).workers == 64
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "1001", "many", "2.5", ""])
+def test_a_worker_count_out_of_range_is_a_settings_error(value: str) -> None:
+    with pytest.raises(SettingsError, match="whole number from 1 to 1000"):
+        Settings.from_env({"TABLETOP_WORKERS": value})
