@@ -7,7 +7,7 @@ rules); ``GameStore`` loads, authenticates, de-duplicates and appends.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -193,8 +193,12 @@ class GamesApp(GameStore):
 
     def legal_moves(
         self, game_id: UUID, token: str | None
-    ) -> tuple[GameRecord, list[Any]] | Rejected:
-        """Returns the game and every move the caller's seat could make now."""
+    ) -> tuple[GameRecord, Iterator[Any]] | Rejected:
+        """Returns the game and every move the caller's seat could make now.
+
+        The moves come lazily, in the rules' fixed order, so that one page of
+        them costs only the moves up to its end.
+        """
         record = self.get_game(game_id)
         if record is None:
             return game_not_found(game_id)
@@ -202,8 +206,8 @@ class GamesApp(GameStore):
         if isinstance(seat, Rejected):
             return seat
         if record.table.status is not tables.TableStatus.IN_PROGRESS:
-            return record, []
-        return record, list(record.rules.legal_moves(record.table.game, seat))
+            return record, iter(())
+        return record, iter(record.rules.legal_moves(record.table.game, seat))
 
     def _seated_again(self, record: GameRecord | None, call: Call) -> Seated | Rejected:
         """Returns the seat an earlier CreateGame with this id took, if the same."""

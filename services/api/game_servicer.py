@@ -6,6 +6,7 @@ call runs in a worker thread and the asyncio loop stays free for other calls.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -258,12 +259,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         start = token.position if token else 0
         converter = converter_for(record.table.game_type)
         response = game_service_pb2.ListLegalMovesResponse(revision=record.revision)
-        for command in moves[start : start + size]:
+        # One move past the page tells whether another page follows.
+        page = list(itertools.islice(moves, start, start + size + 1))
+        for command in page[:size]:
             move = response.moves.add()
             getattr(move, converter.move_field).CopyFrom(
                 converter.move_to_proto(command)
             )
-        if start + size < len(moves):
+        if len(page) > size:
             after = PageToken(
                 "legal-moves", start + size, request.name, record.revision
             )

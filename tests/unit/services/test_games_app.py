@@ -367,11 +367,12 @@ def test_legal_moves_lists_the_moves_of_the_callers_seat(app: GamesApp) -> None:
     result = app.legal_moves(game.game_id, token)
     assert not isinstance(result, Rejected)
     record, moves = result
-    assert moves == list(RULES.legal_moves(record.table.game, seat))
-    assert moves
+    listed = list(moves)
+    assert listed == list(RULES.legal_moves(record.table.game, seat))
+    assert listed
     waiting = app.legal_moves(game.game_id, game.tokens[1 - seat])
     assert not isinstance(waiting, Rejected)
-    assert waiting[1] == []
+    assert list(waiting[1]) == []
 
 
 def test_get_game_at_a_revision_returns_the_state_then(app: GamesApp) -> None:
