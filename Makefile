@@ -28,7 +28,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench-rules bench-length bench-fanout
+	bench-rules bench-length bench-fanout bench-moves
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -39,6 +39,7 @@ help:
 	@echo "make bench-rules  random complete games per second per game type (BENCH_ARGS=...)"
 	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
 	@echo "make bench-fanout how fast moves reach 1,000 spectators of a real server"
+	@echo "make bench-moves  moves/s and SubmitMove latency at 1, 8, 64 clients, beside pgbench"
 	@echo "make fmt       format Python and protos in place"
 	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
 	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
@@ -99,6 +100,10 @@ bench-length: $(INSTALL_STAMP) $(GEN_FILES)
 bench-fanout: $(INSTALL_STAMP) $(GEN_FILES)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/fanout.py $(BENCH_ARGS)
+
+bench-moves: $(INSTALL_STAMP) $(GEN_FILES)
+	bash .ci/ensure-postgres
+	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/moves.py $(BENCH_ARGS)
 
 fmt: $(INSTALL_STAMP)
 	$(BIN)/ruff check --fix-only --quiet .
