@@ -7,12 +7,11 @@ no subscription: there the feed hears this process's own appends instead, throug
 ``GamesApp.appended``. Either way events are handed to the asyncio loop with
 ``call_soon_threadsafe`` and offered to the listeners of their game.
 
-A ``Listener`` is one open stream's place in one game: ``next()`` returns the
-events after ``last`` in revision order, each once. It drops what it has already
-returned and, since a game's revisions are gap-free, re-reads from the store
-whatever it finds missing. A stream registers its listener *before* it reads the
-game, so an event committed after that read always reaches the listener, and an
-event that reaches it twice (read and delivered) is dropped by revision.
+Each game with open streams has one ``GameFeed`` (``services.game_feed``): the
+game is folded there once per new event and the streams share its entries. A
+stream registers its listener *before* it reads the game, so an event committed
+after that read always reaches the game's feed, and an event that reaches it
+twice (read and delivered) is folded once.
 """
 
 from __future__ import annotations
@@ -21,95 +20,18 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections import deque
-from typing import Self
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Notification, Subscription
 
+from services.game_feed import Batch, FeedClosedError, GameFeed, Listener
 from services.games import GamesApp
 from services.records import RecordedEvent, StoredEvent, unwrap
 
 log = logging.getLogger(__name__)
 
-QUEUE_SIZE = 256  # undelivered batches an open stream may hold before it is closed
+QUEUE_SIZE = 256  # events an open stream may fall behind before it is closed
 RETRY_SECONDS = 1.0  # pause before following the store again after a failure
-
-Batch = tuple[RecordedEvent, ...]
-
-
-class FeedError(Exception):
-    """Why a listener can give no more events."""
-
-
-class SlowConsumerError(FeedError):
-    """The stream fell too far behind; its client should resume where it was."""
-
-
-class FeedClosedError(FeedError):
-    """The server is shutting down."""
-
-
-class Listener:
-    """One open stream's view of one game: the events after ``last``, in order."""
-
-    def __init__(self, feed: Feed, game_id: UUID, size: int) -> None:
-        self.game_id = game_id
-        self.last = 0  # the last revision returned (or read by the stream itself)
-        self._feed = feed
-        self._size = size
-        self._batches: deque[Batch] = deque()
-        self._wake = asyncio.Event()
-        self._error: FeedError | None = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *args: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stops listening; the feed forgets this listener."""
-        self._feed.forget(self)
-
-    def offer(self, batch: Batch) -> None:
-        """Queues events delivered by the feed; overflowing fails the listener."""
-        if self._error is not None:
-            return
-        if len(self._batches) >= self._size:
-            self.fail(SlowConsumerError())
-            return
-        self._batches.append(batch)
-        self._wake.set()
-
-    def fail(self, error: FeedError) -> None:
-        """Ends the listener: ``next()`` raises ``error`` from now on."""
-        self._error = error
-        self._batches.clear()
-        self._wake.set()
-        self.close()
-
-    async def next(self, idle_seconds: float) -> Batch:
-        """Returns the next events after ``last``, gap-free; () after idle_seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + idle_seconds
-        while True:
-            if self._error is not None:
-                raise self._error
-            if not self._batches:
-                self._wake.clear()
-                try:
-                    await asyncio.wait_for(self._wake.wait(), deadline - loop.time())
-                except TimeoutError:
-                    return ()
-                continue
-            batch = tuple(e for e in self._batches.popleft() if e.revision > self.last)
-            if batch and batch[0].revision != self.last + 1:
-                # Something is missing (or still on its way): the store has it.
-                batch = tuple(await self._feed.read(self.game_id, self.last))
-            if batch:
-                self.last = batch[-1].revision
-                return batch
 
 
 class Feed:
@@ -125,7 +47,7 @@ class Feed:
         self.app = app
         self.heartbeat_seconds = heartbeat_seconds
         self._queue_size = queue_size
-        self._listeners: dict[UUID, set[Listener]] = {}
+        self._games: dict[UUID, GameFeed] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._subscription: Subscription[ApplicationRecorder] | None = None
@@ -151,9 +73,8 @@ class Feed:
     async def stop(self) -> None:
         """Ends every listener (``FeedClosedError``) and the subscription thread."""
         self._closed = True
-        for listeners in list(self._listeners.values()):
-            for listener in list(listeners):
-                listener.fail(FeedClosedError())
+        for game in list(self._games.values()):
+            game.fail(FeedClosedError())
         with self._lock:
             self._stopped.set()
             if self._subscription is not None:
@@ -167,21 +88,15 @@ class Feed:
         """Returns a new listener of a game; call it on the loop."""
         if self._closed:
             raise FeedClosedError
-        listener = Listener(self, game_id, self._queue_size)
-        self._listeners.setdefault(game_id, set()).add(listener)
-        return listener
-
-    def forget(self, listener: Listener) -> None:
-        """Drops a listener (it may already be gone)."""
-        listeners = self._listeners.get(listener.game_id)
-        if listeners is not None:
-            listeners.discard(listener)
-            if not listeners:
-                del self._listeners[listener.game_id]
+        game = self._games.get(game_id)
+        if game is None:
+            game = GameFeed(game_id, self.read, self._queue_size, self._forget)
+            self._games[game_id] = game
+        return game.listen()
 
     def listening(self) -> int:
         """Returns the number of open listeners."""
-        return sum(len(listeners) for listeners in self._listeners.values())
+        return sum(len(game.listeners) for game in self._games.values())
 
     async def read(self, game_id: UUID, after: int) -> list[RecordedEvent]:
         """Returns a game's stored events after a revision (read in a thread)."""
@@ -214,7 +129,7 @@ class Feed:
         game_id = UUID(str(notification.originator_id))
         # Read from this thread without a lock: a listener registered before its
         # stream read the store is visible here for every event committed later.
-        if game_id not in self._listeners:
+        if game_id not in self._games:
             return
         try:
             stored = self.app.mapper.to_domain_event(notification)
@@ -226,7 +141,7 @@ class Feed:
             self._post(game_id, (recorded,))
 
     def _appended(self, game_id: UUID, events: Batch) -> None:
-        if game_id in self._listeners:
+        if game_id in self._games:
             self._post(game_id, events)
 
     def _post(self, game_id: UUID, batch: Batch) -> None:
@@ -236,5 +151,11 @@ class Feed:
             self._loop.call_soon_threadsafe(self._deliver, game_id, batch)
 
     def _deliver(self, game_id: UUID, batch: Batch) -> None:
-        for listener in list(self._listeners.get(game_id, ())):
-            listener.offer(batch)
+        game = self._games.get(game_id)
+        if game is not None:
+            game.offer(batch)
+
+    def _forget(self, game: GameFeed) -> None:
+        """Drops a game's feed once its last listener has gone."""
+        if self._games.get(game.game_id) is game:
+            del self._games[game.game_id]

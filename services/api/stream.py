@@ -5,6 +5,10 @@ snapshot or the stored events after ``after_revision``, then every new event as
 the feed delivers it (in revision order, each once, see ``services.feed``), with a
 heartbeat whenever the game has been idle for the feed's heartbeat interval.
 After the table's ``GameFinished`` it sends a final snapshot and ends with OK.
+
+New events come folded once for all the game's streams (``services.game_feed``),
+and each is converted once per kind of viewer: every spectator is sent the same
+message, each seat its own, so a stream's share of a move is mostly sending it.
 """
 
 from __future__ import annotations
@@ -34,9 +38,10 @@ from services.api.errors import (
 )
 from services.api.mutations import caller
 from services.api.requests import parse_game_name
-from services.feed import Feed, FeedClosedError, SlowConsumerError
+from services.feed import Feed
+from services.game_feed import Entry, FeedClosedError, Listener, SlowConsumerError
 from services.games import GamesApp, game_not_found
-from services.records import GameRecord, RecordedEvent, advance, fold
+from services.records import GameRecord, RecordedEvent
 from services.store import revision_not_found
 
 log = logging.getLogger(__name__)
@@ -88,44 +93,58 @@ async def _stream(
         )
     token = bearer_token(context.invocation_metadata())
     with feed.listen(game_id) as listener:  # before the read: nothing slips by
-        stored, record, viewer = await asyncio.to_thread(
-            _load, app, game_id, token, after
+        record, viewer, backlog = await asyncio.to_thread(
+            _load, app, game_id, token, after, backlog=not request.snapshot_first
         )
-        listener.last = record.revision
+        listener.start(record)
         if request.snapshot_first:
             yield _snapshot(record, viewer)
             if _finished(record):
                 return
         else:
-            backlog = [item for item in stored if item.revision > after]
             # Converted with the game as it is now: once it has finished, every
             # caller sees all of it (decision T5).
             for message in await asyncio.to_thread(_events, record, backlog, viewer):
                 yield message
-        while not _finished(record):
-            batch = await listener.next(feed.heartbeat_seconds)
-            if not batch:
-                yield Response(
-                    heartbeat=game_service_pb2.Heartbeat(revision=listener.last)
-                )
-            for item in batch:
-                record = advance(record, game_id, item)
-                yield Response(event=event_to_proto(record, item, viewer))
-        yield _snapshot(record, viewer)
+        async for item in _follow(listener, record, viewer, feed.heartbeat_seconds):
+            yield item
+
+
+async def _follow(
+    listener: Listener, record: GameRecord, viewer: Viewer, heartbeat_seconds: float
+) -> AsyncIterator[Response]:
+    """Yields the new events after ``record`` until the game finishes, then it."""
+    last: Entry | None = None
+    while not _finished(record):
+        entries = await listener.next(heartbeat_seconds)
+        if not entries:
+            yield Response(heartbeat=game_service_pb2.Heartbeat(revision=listener.last))
+        for entry in entries:
+            yield _shared(entry, "event", viewer)
+        if entries:
+            last, record = entries[-1], entries[-1].record
+    yield (
+        _snapshot(record, viewer) if last is None else _shared(last, "snapshot", viewer)
+    )
 
 
 def _load(
-    app: GamesApp, game_id: UUID, token: str | None, after: int
-) -> tuple[list[RecordedEvent], GameRecord, Viewer]:
-    """Returns the game's events, the game and the caller, or refuses the request."""
-    stored = app.recorded_events(game_id)
-    record = fold(game_id, stored)
+    app: GamesApp, game_id: UUID, token: str | None, after: int, *, backlog: bool
+) -> tuple[GameRecord, Viewer, list[RecordedEvent]]:
+    """Returns the game, the caller and, with ``backlog``, the events after ``after``.
+
+    The game is the store's kept fold; the events are read up to its revision,
+    so that what follows comes from the feed alone, with no gap or repeat.
+    """
+    record = app.get_game(game_id)
     if record is None:
         raise ApiError(rejection_status(game_not_found(game_id)))
     viewer = caller(app, record, token)
     if after > record.revision:
         raise ApiError(rejection_status(revision_not_found(record, after)))
-    return stored, record, viewer
+    if not backlog:
+        return record, viewer, []
+    return record, viewer, app.recorded_events(game_id, gt=after, lte=record.revision)
 
 
 def _events(
@@ -136,6 +155,26 @@ def _events(
 
 def _snapshot(record: GameRecord, viewer: Viewer) -> Response:
     return Response(snapshot=game_to_proto(record, viewer, full=True))
+
+
+def _shared(entry: Entry, kind: str, viewer: Viewer) -> Response:
+    """Returns the entry's event (or the game after it) as ``viewer`` sees it.
+
+    Built once per kind of viewer and kept on the entry for the game's other
+    streams: the same redaction gives the same message, so a thousand
+    spectators send one. Never shared across viewers that see differently.
+    """
+    seen_as = tables.effective_viewer(entry.record.table, viewer)
+    key = (kind, seen_as)
+    cached = entry.sent_as.get(key)
+    if isinstance(cached, Response):
+        return cached
+    if kind == "event":
+        response = Response(event=event_to_proto(entry.record, entry.item, seen_as))
+    else:
+        response = _snapshot(entry.record, seen_as)
+    entry.sent_as[key] = response
+    return response
 
 
 def _finished(record: GameRecord) -> bool:

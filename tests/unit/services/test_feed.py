@@ -22,9 +22,15 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 from domain.games.qwirkle import RULES, QwirkleConfig
 from infra.server import create_server, stop_server
 from infra.settings import Settings
-from services.feed import Feed, FeedClosedError, Listener, SlowConsumerError
+from services.feed import Feed
+from services.game_feed import (
+    FeedClosedError,
+    GameFeed,
+    Listener,
+    SlowConsumerError,
+)
 from services.games import Applied, GamesApp, Seated
-from services.records import GameRecord, RecordedEvent
+from services.records import GameRecord, RecordedEvent, fold
 from tests.helpers import SEED
 
 STORES = ["memory", "sqlite"]
@@ -104,9 +110,25 @@ async def no_listener_left(feed: Feed) -> None:
     raise AssertionError(msg)
 
 
-def unregistered(feed: Feed, game_id: UUID) -> Listener:
-    """Returns a listener the feed does not deliver to: the test offers events."""
-    return Listener(feed, game_id, 64)
+def started(feed: Feed, app: GamesApp, game_id: UUID) -> Listener:
+    """Returns a listener that has read the game as it is now, as a stream does."""
+    listener = feed.listen(game_id)
+    record = app.get_game(game_id)
+    assert record is not None
+    listener.start(record)
+    return listener
+
+
+def unregistered(feed: Feed, game_id: UUID) -> GameFeed:
+    """Returns a game's feed the feed does not deliver to: the test offers events."""
+    return GameFeed(game_id, feed.read, 64, lambda _: None)
+
+
+def at(app: GamesApp, game_id: UUID, revision: int) -> GameRecord:
+    """Returns the game as it was at ``revision``."""
+    record = fold(game_id, events(app, game_id)[:revision])
+    assert record is not None
+    return record
 
 
 # --- fan-out ---
@@ -116,8 +138,7 @@ async def test_each_new_event_reaches_every_listener_once_in_order(
     app: GamesApp, feed: Feed
 ) -> None:
     game_id, tokens = start_game(app)
-    first, second = feed.listen(game_id), feed.listen(game_id)
-    first.last = second.last = 6
+    first, second = started(feed, app, game_id), started(feed, app, game_id)
     final = await asyncio.to_thread(play, app, game_id, tokens, 3)
     expected = list(range(7, final + 1))
     assert await collect(first, final) == expected
@@ -127,10 +148,8 @@ async def test_each_new_event_reaches_every_listener_once_in_order(
 async def test_listeners_of_other_games_hear_nothing(app: GamesApp, feed: Feed) -> None:
     game_id, tokens = start_game(app)
     other, _ = start_game(app)
-    quiet = feed.listen(other)
-    quiet.last = 6
-    loud = feed.listen(game_id)
-    loud.last = 6
+    quiet = started(feed, app, other)
+    loud = started(feed, app, game_id)
     final = play(app, game_id, tokens)
     await collect(loud, final)
     assert await quiet.next(0.05) == ()
@@ -141,11 +160,13 @@ async def test_events_delivered_twice_are_returned_once(
 ) -> None:
     game_id, _ = start_game(app)
     stored = events(app, game_id)
-    with unregistered(feed, game_id) as listener:
-        listener.offer(tuple(stored[0:3]))
-        listener.offer(tuple(stored[1:4]))
-        listener.offer(tuple(stored[0:2]))
-        assert [e.revision for e in await listener.next(1)] == [1, 2, 3]
+    game = unregistered(feed, game_id)
+    with game.listen() as listener:
+        listener.start(at(app, game_id, 1))
+        game.offer(tuple(stored[0:3]))
+        assert [e.revision for e in await listener.next(1)] == [2, 3]
+        game.offer(tuple(stored[1:4]))
+        game.offer(tuple(stored[0:2]))
         assert [e.revision for e in await listener.next(1)] == [4]
         assert await listener.next(0.05) == ()
 
@@ -153,11 +174,12 @@ async def test_events_delivered_twice_are_returned_once(
 async def test_a_gap_is_filled_from_the_store(app: GamesApp, feed: Feed) -> None:
     game_id, _ = start_game(app)
     stored = events(app, game_id)
-    with unregistered(feed, game_id) as listener:
-        listener.last = 2
-        listener.offer((stored[4],))  # revision 5: 3 and 4 are missing
+    game = unregistered(feed, game_id)
+    with game.listen() as listener:
+        listener.start(at(app, game_id, 2))
+        game.offer((stored[4],))  # revision 5: 3 and 4 are missing
         assert [e.revision for e in await listener.next(1)] == [3, 4, 5, 6]
-        listener.offer((stored[5],))  # already read
+        game.offer((stored[5],))  # already read
         assert await listener.next(0.05) == ()
 
 
@@ -166,9 +188,8 @@ async def test_events_in_flight_while_a_stream_reads_the_store_are_not_repeated(
 ) -> None:
     game_id, tokens = start_game(app)
     with feed.listen(game_id) as listener:  # registered first, as a stream does
-        in_flight = play(app, game_id, tokens)  # reaches the listener too
-        listener.last = len(events(app, game_id))  # the stream's read has it
-        assert listener.last == in_flight
+        in_flight = play(app, game_id, tokens)  # reaches the game's feed too
+        listener.start(at(app, game_id, in_flight))  # the stream's read has it
         final = play(app, game_id, tokens)
         assert await collect(listener, final) == list(range(in_flight + 1, final + 1))
 
@@ -177,11 +198,10 @@ async def test_an_idle_listener_returns_nothing_after_the_interval(
     app: GamesApp, feed: Feed
 ) -> None:
     game_id, _ = start_game(app)
-    with feed.listen(game_id) as listener:
-        listener.last = 6
-        started = asyncio.get_running_loop().time()
+    with started(feed, app, game_id) as listener:
+        began = asyncio.get_running_loop().time()
         assert await listener.next(0.1) == ()
-        assert asyncio.get_running_loop().time() - started >= 0.09
+        assert asyncio.get_running_loop().time() - began >= 0.09
 
 
 # --- bounded memory, no leaks ---
@@ -191,9 +211,8 @@ async def test_a_listener_that_falls_behind_is_closed(app: GamesApp) -> None:
     feed = Feed(app, queue_size=4)
     feed.start()
     game_id, tokens = start_game(app)
-    listener = feed.listen(game_id)
-    listener.last = 6
-    final = await asyncio.to_thread(play, app, game_id, tokens, 6)  # > 4 batches
+    listener = started(feed, app, game_id)
+    final = await asyncio.to_thread(play, app, game_id, tokens, 6)  # > 4 events
     await no_listener_left(feed)  # the feed drops it as soon as it overflows
     with pytest.raises(SlowConsumerError):
         await collect(listener, final)
@@ -205,7 +224,7 @@ async def test_closing_a_listener_unsubscribes_it(app: GamesApp, feed: Feed) -> 
     with feed.listen(game_id), feed.listen(game_id):
         assert feed.listening() == 2
     assert feed.listening() == 0
-    assert feed._listeners == {}
+    assert feed._games == {}
 
 
 async def test_stopping_the_feed_ends_listeners_and_the_thread(app: GamesApp) -> None:
