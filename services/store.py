@@ -202,41 +202,76 @@ class GameStore(Application[UUID]):
         With ``seated`` the caller's token must act for a seat, the seat the
         command is decided for; otherwise it is decided for nobody. The events
         are credited to that seat, or with ``joining`` to the seat being taken.
+
+        The decision starts from the game this process keeps, without asking
+        the database what is newer: if another process moved meanwhile, the
+        append collides with its events and the command is decided again on
+        the latest game, and a refusal is only ever given from the latest game.
         """
         revision = 0
+        fresh = False
         for _ in range(MAX_ATTEMPTS):
-            record = self.get_game(game_id)
+            record = None if fresh else self.kept.latest(game_id)
+            if record is None:
+                record = self.get_game(game_id)
+                fresh = True
             if record is None:
                 return game_not_found(game_id)
             revision = record.revision
-            seat = self.authenticate(record, call.token) if seated else None
-            if isinstance(seat, Rejected):
-                return seat
-            if call.request_id in record.requests:
-                return self._applied_again(record, call)
-            if call.expected_revision and call.expected_revision != record.revision:
-                return _stale("REVISION_MISMATCH", record.revision)
-            command = command_for(record, seat)
-            if isinstance(command, Rejected):
-                return command
-            now = self.clock()
-            decision = commands.decide(record.table, record.rules, seat, command, now)
-            if isinstance(decision, Rejected):
-                return decision
-            batch = Batch(
-                decision.events,
-                command,
-                len(record.table.seats) if joining else seat,
-                record.move_count + 1 if is_move else 0,
-                now,
+            decided = self._decide(
+                record,
+                command_for,
+                call,
+                seated=seated,
+                is_move=is_move,
+                joining=joining,
             )
+            if isinstance(decided, Rejected) and not fresh:
+                fresh = True
+                continue
+            if not isinstance(decided, Batch):
+                return decided
             try:
-                return self._append(record, game_id, batch, call)
+                return self._append(record, game_id, decided, call)
             except IntegrityError:
+                fresh = True
                 if call.expected_revision:
                     latest = self.get_game(game_id)
                     return _stale("CONCURRENT_UPDATE", latest.revision if latest else 0)
         return _stale("CONCURRENT_UPDATE", revision)
+
+    def _decide(
+        self,
+        record: GameRecord,
+        command_for: CommandFor,
+        call: Call,
+        *,
+        seated: bool,
+        is_move: bool,
+        joining: bool,
+    ) -> Batch | Applied | Rejected:
+        """Returns what to append for a request on ``record``, or its answer."""
+        seat = self.authenticate(record, call.token) if seated else None
+        if isinstance(seat, Rejected):
+            return seat
+        if call.request_id in record.requests:
+            return self._applied_again(record, call)
+        if call.expected_revision and call.expected_revision != record.revision:
+            return _stale("REVISION_MISMATCH", record.revision)
+        command = command_for(record, seat)
+        if isinstance(command, Rejected):
+            return command
+        now = self.clock()
+        decision = commands.decide(record.table, record.rules, seat, command, now)
+        if isinstance(decision, Rejected):
+            return decision
+        return Batch(
+            decision.events,
+            command,
+            len(record.table.seats) if joining else seat,
+            record.move_count + 1 if is_move else 0,
+            now,
+        )
 
     def _append(
         self, record: GameRecord | None, game_id: UUID, batch: Batch, call: Call

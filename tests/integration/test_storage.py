@@ -267,3 +267,31 @@ def test_moves_committed_together_are_all_stored_once_in_feed_order(
     assert [isinstance(r, Applied) for r in raced].count(True) == 1
     assert shared.move_count == 1
     assert by_game[shared_id] == list(range(1, shared.revision + 1))
+
+
+def test_a_move_on_a_stale_kept_game_is_decided_on_the_latest(database: str) -> None:
+    first = create_app(Settings(database=database, dev_mode=True))
+    second = create_app(Settings(database=database, dev_mode=True))
+    game_id, tokens = _started_game(first)
+    stale = second.get_game(game_id)  # kept by the second process from now on
+    assert stale is not None
+    latest = _play(first, game_id, tokens, moves=1)
+    (seat,) = latest.rules.to_move(latest.table.game)
+    move = next(iter(latest.rules.legal_moves(latest.table.game, seat)))
+    # The kept game says it is the other seat's turn: the refusal is checked
+    # again on the latest game, where the move is legal.
+    applied = second.submit_move(
+        game_id, tokens[seat], always(move), expected_revision=latest.revision
+    )
+    assert isinstance(applied, Applied), applied
+    assert applied.record.revision > latest.revision
+    # Going back to the first process's stale game: its turn has passed.
+    refused = first.submit_move(game_id, tokens[seat], always(move))
+    assert isinstance(refused, Rejected)
+    assert refused.reason == "NOT_YOUR_TURN"
+    assert refused.metadata["currentPlayer"] == str(1 - seat)
+    third = create_app(Settings(database=database))
+    reloaded = third.get_game(game_id)
+    for app in (first, second, third):
+        app.close()
+    assert reloaded == applied.record
