@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from infra.settings import (
     Settings,
     SettingsError,
+    check_processes,
     count,
-    persistence_env,
     read_token_file,
     seconds,
 )
@@ -73,6 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="threads running the calls' rules and storage work; moves in flight "
         "at once share one commit (env TABLETOP_WORKERS, default %(default)s)",
+    )
+    serve.add_argument(
+        "--processes",
+        type=count,
+        default=defaults.processes,
+        metavar="N",
+        help="server processes sharing the port and the database, about one per "
+        "core (env TABLETOP_PROCESSES, default %(default)s)",
     )
     serve.add_argument(
         "--operator-token-file",
@@ -141,12 +149,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             reflection=args.reflection,
             heartbeat_seconds=args.heartbeat_seconds,
             workers=args.workers,
+            processes=args.processes,
             operator_token=operator_token,
         )
-        persistence_env(settings.database)
+        check_processes(settings)
     except SettingsError as error:
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2
+    if settings.processes > 1:
+        from infra.processes import serve_processes  # noqa: PLC0415
+
+        return serve_processes(settings, args.log_level)
     from infra.server import serve  # noqa: PLC0415 (keeps --help fast)
 
     asyncio.run(serve(settings))

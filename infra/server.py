@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -84,7 +85,10 @@ async def create_server(
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(settings.workers, thread_name_prefix="tabletop-call")
     )
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    # Only server processes of one group share a port (infra/processes.py);
+    # otherwise a second server on a taken port fails instead of sharing it.
+    reuse_port = ("grpc.so_reuseport", int(settings.processes > 1))
+    server = grpc.aio.server(options=(*SERVER_OPTIONS, reuse_port))
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(app, feed), server
     )
@@ -112,8 +116,15 @@ async def create_server(
     return server, port, health_servicer
 
 
-async def serve(settings: Settings, grace_seconds: float = 10.0) -> None:
-    """Runs the server until SIGINT or SIGTERM, then stops it gracefully."""
+async def serve(
+    settings: Settings,
+    grace_seconds: float = 10.0,
+    ready: Callable[[int], object] | None = None,
+) -> None:
+    """Runs the server until SIGINT or SIGTERM, then stops it gracefully.
+
+    Once it listens it prints where, or with ``ready`` tells it the port.
+    """
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     server, port, health_servicer = await create_server(settings, app, feed)
@@ -125,7 +136,10 @@ async def serve(settings: Settings, grace_seconds: float = 10.0) -> None:
         describe(settings.database),
         ", development mode" if settings.dev_mode else "",
     )
-    print(f"tabletop: listening on {host}:{port}", flush=True)  # noqa: T201
+    if ready is None:
+        print(f"tabletop: listening on {host}:{port}", flush=True)  # noqa: T201
+    else:
+        ready(port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -36,6 +36,8 @@ class Settings:
     # Threads that run the calls' rules and storage work. Moves in flight at once
     # commit together (services/commits.py), so more threads mean fuller commits.
     workers: int = DEFAULT_WORKERS
+    # Server processes sharing the port and the database (infra/processes.py).
+    processes: int = 1
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -55,6 +57,7 @@ class Settings:
             ),
             operator_token=environ.get("TABLETOP_OPERATOR_TOKEN", "").strip() or None,
             workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
+            processes=count(environ.get("TABLETOP_PROCESSES", "1")),
         )
 
 
@@ -93,6 +96,17 @@ def persistence_env(database: str) -> dict[str, str]:
         "sqlite:///path or memory:"
     )
     raise SettingsError(msg)
+
+
+def check_processes(settings: Settings) -> None:
+    """Refuses several server processes on a store they cannot share."""
+    store = persistence_env(settings.database)["PERSISTENCE_MODULE"]
+    if settings.processes > 1 and store != "eventsourcing.postgres":
+        msg = (
+            "--processes above 1 needs a postgresql:// database: a memory: store "
+            "is private to each process, and SQLite has no live feed between them"
+        )
+        raise SettingsError(msg)
 
 
 def read_token_file(path: str) -> str:

@@ -46,6 +46,7 @@ def start_server(
     dev: bool,
     heartbeat_seconds: float | None = None,
     operator_token: str | None = None,
+    processes: int = 1,
 ) -> Server:
     """Starts ``tabletop serve`` on a free loopback port and waits until it serves.
 
@@ -58,6 +59,8 @@ def start_server(
         command.append("--dev")
     if heartbeat_seconds is not None:
         command += ["--heartbeat-seconds", str(heartbeat_seconds)]
+    if processes > 1:
+        command += ["--processes", str(processes)]
     env = os.environ.copy()
     env.pop("TABLETOP_OPERATOR_TOKEN", None)
     if operator_token is not None:

@@ -35,3 +35,18 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("TABLETOP_DEV_MODE", "1")
     args = build_parser().parse_args(["serve"])
     assert (args.listen, args.database, args.dev) == ("127.0.0.1:6000", "memory:", True)
+
+
+@pytest.mark.parametrize("database", ["memory:", "sqlite:///var/games.sqlite3"])
+def test_several_processes_need_a_shared_database(
+    database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--processes", "2", "--database", database]) == 2
+    assert "--processes above 1 needs a postgresql:// database" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_process_count_out_of_range_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--processes", "0"])

@@ -208,3 +208,8 @@ def test_the_worker_threads_come_from_the_environment() -> None:
 def test_a_worker_count_out_of_range_is_a_settings_error(value: str) -> None:
     with pytest.raises(SettingsError, match="whole number from 1 to 1000"):
         Settings.from_env({"TABLETOP_WORKERS": value})
+
+
+def test_the_server_processes_come_from_the_environment() -> None:
+    assert Settings.from_env({}).processes == 1
+    assert Settings.from_env({"TABLETOP_PROCESSES": "2"}).processes == 2

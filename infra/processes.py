@@ -1,0 +1,128 @@
+"""Several server processes on one port, sharing one database.
+
+A Python process runs its calls under one interpreter lock, so one server uses
+about one core however many threads it has. ``tabletop serve --processes N``
+starts N server processes listening on the same port (``SO_REUSEPORT``: the
+kernel spreads new connections among them). They share nothing but the
+database, as servers behind a load balancer would: each keeps its own games and
+its own live feed, a move made through one reaches the streams of the others
+through the database, and two of them racing for one revision are settled by
+the store (one append wins, the other command is decided again).
+
+This process only supervises: it holds the port until every server listens,
+forwards SIGINT and SIGTERM to them and waits for their graceful stop. When one
+server dies the others are stopped too, so that whatever supervises the group
+(systemd, a container runtime) restarts it whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import queue
+import signal
+import socket
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from multiprocessing.connection import wait
+from multiprocessing.process import BaseProcess
+from types import FrameType
+from typing import Any
+
+from infra.settings import Settings
+
+log = logging.getLogger(__name__)
+
+READY_SECONDS = 60.0  # for every server to listen
+
+
+def serve_processes(settings: Settings, log_level: str) -> int:
+    """Runs ``settings.processes`` servers until SIGINT or SIGTERM.
+
+    Returns the exit status: 0 after a requested stop, 1 when a server failed.
+    """
+    host, _, wanted = settings.listen.rpartition(":")
+    context = multiprocessing.get_context("spawn")
+    ready = context.Queue()
+    with _reserved(host, int(wanted)) as port:
+        shared = replace(settings, listen=f"{host}:{port}")
+        children = [
+            context.Process(
+                target=_child, args=(shared, log_level, ready), name=f"tabletop-{n}"
+            )
+            for n in range(1, settings.processes + 1)
+        ]
+        for child in children:
+            child.start()
+        try:
+            started = [ready.get(timeout=READY_SECONDS) for _ in children]
+        except queue.Empty:
+            started = [None]
+    if None in started:
+        log.error("not every server process started; stopping them")
+        _stop(children)
+        return 1
+    print(  # noqa: T201
+        f"tabletop: listening on {host}:{port} ({len(children)} processes)",
+        flush=True,
+    )
+    stopping = False
+
+    def forward(_signum: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+        for child in children:
+            if child.is_alive():
+                child.terminate()  # SIGTERM: each server stops gracefully
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, forward)
+    status = 0
+    running = list(children)
+    while running:
+        ended = wait([child.sentinel for child in running])
+        for child in [c for c in running if c.sentinel in ended]:
+            child.join()
+            running.remove(child)
+            if not stopping:
+                log.error("%s exited (%s), stopping", child.name, child.exitcode)
+                stopping = True
+                status = 1
+                _stop(running)
+    return status
+
+
+def _child(settings: Settings, log_level: str, ready: Any) -> None:
+    """Runs one server; puts its port on ``ready``, or None if it cannot start."""
+    from infra.server import serve  # noqa: PLC0415 (imported in the server only)
+
+    logging.basicConfig(
+        level=log_level.upper(),
+        format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
+    )
+    try:
+        asyncio.run(serve(settings, ready=ready.put))
+    except BaseException:
+        ready.put(None)
+        raise
+
+
+@contextmanager
+def _reserved(host: str, port: int) -> Iterator[int]:
+    """Holds ``port`` (a free one for 0) while the servers bind it; yields it."""
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        held.bind((bare, port))
+        yield int(held.getsockname()[1])
+
+
+def _stop(children: Sequence[BaseProcess]) -> None:
+    for child in children:
+        if child.is_alive():
+            child.terminate()
+    for child in children:
+        child.join()
