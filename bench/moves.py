@@ -203,6 +203,12 @@ def pgbench_path() -> str:
     return str(candidates[-1])
 
 
+def group_rss_kib(pid: int) -> int:
+    """Returns the resident memory of a server and of the servers it started."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return rss_kib(pid) + sum(group_rss_kib(int(child)) for child in children)
+
+
 def percentile(ordered: list[float], share: float) -> float:
     """Returns the nearest-rank percentile of sorted values, in milliseconds."""
     return ordered[round(share * (len(ordered) - 1))] * 1000
@@ -214,13 +220,20 @@ def main() -> None:
     parser.add_argument("--database", default=None, help="default: a new schema")
     parser.add_argument("--clients", default="1,8,64", help="client counts")
     parser.add_argument("--seconds", type=float, default=10.0, help="per level")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes (serve --processes)"
+    )
     args = parser.parse_args()
     database = args.database or default_database()
     own_schema = args.database is None
     counts = [int(c) for c in args.clients.split(",")]
-    server, address = start_server(database)
+    options = ["--processes", str(args.processes)] if args.processes > 1 else []
+    server, address = start_server(database, *options)
     try:
-        print(f"# moves end to end, server pid {server.pid}, {os.cpu_count()} cores")
+        print(
+            f"# moves end to end, {args.processes} server process(es), pid "
+            f"{server.pid}, {os.cpu_count()} cores"
+        )
         asyncio.run(level(address, 2, 2.0))  # warm up imports, pools, caches
         print(
             f"{'clients':>7}{'moves':>8}{'moves/s':>9}{'p50 ms':>8}{'p95 ms':>8}"
@@ -237,7 +250,7 @@ def main() -> None:
                 f"{statistics.median(ordered) * 1000:>8.2f}"
                 f"{percentile(ordered, 0.95):>8.2f}{percentile(ordered, 0.99):>8.2f}"
                 f"{tally.refused:>8}{tally.games:>6}{tps:>12.1f}{rate / tps:>7.3f}"
-                f"{rss_kib(server.pid) / 1024:>11.1f}",
+                f"{group_rss_kib(server.pid) / 1024:>11.1f}",
                 flush=True,
             )
     finally:
