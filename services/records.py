@@ -8,10 +8,9 @@ the move it belongs to and the request that carried it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from types import MappingProxyType
 from typing import Any, TypeAlias
 from uuid import UUID
 
@@ -22,6 +21,7 @@ from domain.common.commands import TABLE_COMMANDS
 from domain.common.rules import GameRules
 from domain.games.registry import GAMES
 from services.codec import Codec
+from services.request_ids import RequestEntry, RequestIds
 
 Rules: TypeAlias = GameRules[Any, Any, Any, Any]
 
@@ -87,19 +87,6 @@ class RecordedEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class RequestEntry:
-    """Where an identified request's events start, its seat and fingerprint.
-
-    A request's events are consecutive: they run from ``first_revision`` while
-    their request id stays the same.
-    """
-
-    first_revision: int
-    actor: int | None
-    request_hash: str
-
-
-@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A game as loaded: its table state and where its event stream stands."""
 
@@ -111,7 +98,7 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     # request_id -> what it stored, for de-duplicating retries (DESIGN §8).
-    requests: Mapping[str, RequestEntry]
+    requests: RequestIds
 
 
 def wrap(  # noqa: PLR0913 (one argument per envelope field)
@@ -187,7 +174,7 @@ def advance(
             0,
             item.timestamp,
             item.timestamp,
-            _remember(MappingProxyType({}), item),
+            _remember(RequestIds(), item),
         )
     return GameRecord(
         game_id=game_id,
@@ -201,10 +188,8 @@ def advance(
     )
 
 
-def _remember(
-    requests: Mapping[str, RequestEntry], item: RecordedEvent
-) -> Mapping[str, RequestEntry]:
+def _remember(requests: RequestIds, item: RecordedEvent) -> RequestIds:
     if not item.request_id or item.request_id in requests:
         return requests
     entry = RequestEntry(item.revision, item.actor, item.request_hash)
-    return MappingProxyType({**requests, item.request_id: entry})
+    return requests.with_entry(item.request_id, entry)
