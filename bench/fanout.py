@@ -46,11 +46,18 @@ class Table:
     arrived: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
 
 
-def start_server(database: str, *options: str) -> tuple[subprocess.Popen[str], str]:
-    """Starts ``tabletop serve`` on a free port; returns it and its address."""
+def start_server(
+    database: str, *options: str, cwd: Path | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """Starts ``tabletop serve`` on a free port; returns it and its address.
+
+    With ``cwd`` the server runs from that checkout (another commit's code).
+    """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
     command += ["--database", database, "--log-level", "WARNING", *options]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)  # noqa: S603
+    server = subprocess.Popen(  # noqa: S603 (our own command)
+        command, stdout=subprocess.PIPE, text=True, cwd=cwd
+    )
     assert server.stdout is not None  # noqa: S101 (stdout=PIPE)
     found = _LISTENING.search(server.stdout.readline())
     if found is None:

@@ -12,7 +12,12 @@ In the same run pgbench plays the database's limit on the same PostgreSQL: one
 transaction per statement, each a one-row INSERT, at the same client counts.
 The last column is moves/s divided by pgbench's transactions/s.
 
-Run it with ``make bench-moves`` (``BENCH_ARGS="--clients 1,8,64 --seconds 10"``).
+Each server setup runs on a new schema: this checkout with one process and with
+two (``tabletop serve --processes 2``), and with ``--baseline REVISION`` first
+the server of that commit, from a temporary git work tree, for a before/after
+in one run.
+
+Run it with ``make bench-moves`` (``BENCH_ARGS="--baseline 6d9f8ce --seconds 10"``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -166,6 +173,7 @@ def pgbench_tps(database: str, clients: int, seconds: float) -> float:
     parts = urlsplit(database)
     table = f"{schema_of(database)}.{PGBENCH_TABLE}"
     connection = connection_of(database)
+    run_sql(database, f"CREATE SCHEMA IF NOT EXISTS {schema_of(database)}")
     run_sql(database, f"CREATE TABLE IF NOT EXISTS {table} (id bigserial, v int)")
     with tempfile.NamedTemporaryFile("w", suffix=".sql") as script:
         script.write(f"INSERT INTO {table} (v) VALUES (1);\n")  # noqa: S608 (our schema)
@@ -214,50 +222,90 @@ def percentile(ordered: list[float], share: float) -> float:
     return ordered[round(share * (len(ordered) - 1))] * 1000
 
 
-def main() -> None:
-    """Starts a server, runs every client count and pgbench, prints the figures."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--database", default=None, help="default: a new schema")
-    parser.add_argument("--clients", default="1,8,64", help="client counts")
-    parser.add_argument("--seconds", type=float, default=10.0, help="per level")
-    parser.add_argument(
-        "--processes", type=int, default=1, help="server processes (serve --processes)"
-    )
-    args = parser.parse_args()
-    database = args.database or default_database()
-    own_schema = args.database is None
-    counts = [int(c) for c in args.clients.split(",")]
-    options = ["--processes", str(args.processes)] if args.processes > 1 else []
-    server, address = start_server(database, *options)
+@dataclass(frozen=True)
+class Setup:
+    """A server to measure: its label, the checkout it runs from, its options."""
+
+    label: str
+    root: Path | None  # None: this checkout
+    options: tuple[str, ...] = ()
+
+
+def measure(
+    setup: Setup, counts: list[int], seconds: float, limits: dict[int, float]
+) -> None:
+    """Starts the setup's server on a new schema and prints one row per count."""
+    database = default_database()
+    server, address = start_server(database, *setup.options, cwd=setup.root)
     try:
-        print(
-            f"# moves end to end, {args.processes} server process(es), pid "
-            f"{server.pid}, {os.cpu_count()} cores"
-        )
         asyncio.run(level(address, 2, 2.0))  # warm up imports, pools, caches
-        print(
-            f"{'clients':>7}{'moves':>8}{'moves/s':>9}{'p50 ms':>8}{'p95 ms':>8}"
-            f"{'p99 ms':>8}{'refused':>8}{'games':>6}{'pgbench tps':>12}"
-            f"{'ratio':>7}{'server MiB':>11}"
-        )
         for clients in counts:
-            tally = asyncio.run(level(address, clients, args.seconds))
-            tps = pgbench_tps(database, clients, args.seconds)
+            tally = asyncio.run(level(address, clients, seconds))
             ordered = sorted(tally.latencies)
-            rate = len(ordered) / args.seconds
+            rate = len(ordered) / seconds
             print(
-                f"{clients:>7}{len(ordered):>8}{rate:>9.1f}"
+                f"{setup.label:<22}{clients:>7}{len(ordered):>8}{rate:>9.1f}"
                 f"{statistics.median(ordered) * 1000:>8.2f}"
                 f"{percentile(ordered, 0.95):>8.2f}{percentile(ordered, 0.99):>8.2f}"
-                f"{tally.refused:>8}{tally.games:>6}{tps:>12.1f}{rate / tps:>7.3f}"
+                f"{tally.refused:>8}{tally.games:>6}{rate / limits[clients]:>7.3f}"
                 f"{group_rss_kib(server.pid) / 1024:>11.1f}",
                 flush=True,
             )
     finally:
         server.terminate()
         server.wait(timeout=30)
-        if own_schema:
-            run_sql(database, f"DROP SCHEMA IF EXISTS {schema_of(database)} CASCADE")
+        run_sql(database, f"DROP SCHEMA IF EXISTS {schema_of(database)} CASCADE")
+
+
+@contextmanager
+def checkout(revision: str | None) -> Iterator[Path | None]:
+    """Yields a temporary work tree of ``revision`` (None: yields None)."""
+    if revision is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="tabletop-baseline-") as parent:
+        tree = Path(parent) / "tree"
+        git = ["git", "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(tree), revision], check=True)  # noqa: S603
+        try:
+            yield tree
+        finally:
+            subprocess.run([*git, "remove", "--force", str(tree)], check=True)  # noqa: S603
+
+
+def main() -> None:
+    """Runs pgbench, then every server setup at every client count."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", default="1,8,64", help="client counts")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per level")
+    parser.add_argument(
+        "--processes", default="1,2", help="server process counts to measure"
+    )
+    parser.add_argument(
+        "--baseline", metavar="REVISION", help="also measure the server at this commit"
+    )
+    args = parser.parse_args()
+    counts = [int(c) for c in args.clients.split(",")]
+    pgbench_database = default_database()
+    try:
+        limits = {n: pgbench_tps(pgbench_database, n, args.seconds) for n in counts}
+    finally:
+        schema = schema_of(pgbench_database)
+        run_sql(pgbench_database, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    print(f"# moves end to end, {os.cpu_count()} cores; pgbench one-row INSERT tps:")
+    print("# " + ", ".join(f"{n} clients {tps:.0f}" for n, tps in limits.items()))
+    print(
+        f"{'server':<22}{'clients':>7}{'moves':>8}{'moves/s':>9}{'p50 ms':>8}"
+        f"{'p95 ms':>8}{'p99 ms':>8}{'refused':>8}{'games':>6}{'ratio':>7}"
+        f"{'server MiB':>11}"
+    )
+    with checkout(args.baseline) as tree:
+        setups = [Setup(f"{args.baseline}, 1 process", tree)] if tree else []
+        for processes in (int(n) for n in args.processes.split(",")):
+            options = ("--processes", str(processes)) if processes > 1 else ()
+            setups.append(Setup(f"this tree, {processes} proc.", None, options))
+        for setup in setups:
+            measure(setup, counts, args.seconds, limits)
 
 
 if __name__ == "__main__":
