@@ -2,7 +2,9 @@
 
 The database stays the only source of truth: a kept fold is only ever advanced
 by events read from it, and a game's stored history never changes (an undo
-appends), so the fold at a revision is a fact that can be kept for good.
+appends), so the fold at a revision is a fact that can be kept for good. The
+checkpoints are also stored as snapshots (``services/snapshots.py``), which a
+process that has not seen a game yet reads instead of folding every event.
 """
 
 from __future__ import annotations
@@ -13,16 +15,21 @@ from collections.abc import Iterable
 from uuid import UUID
 
 from services.records import GameRecord, RecordedEvent, advance
+from services.snapshots import CHECKPOINT_EVERY, Snapshots
+
+__all__ = ["CHECKPOINT_EVERY", "KEPT_GAMES", "KeptGames"]
 
 KEPT_GAMES = 1_000  # games kept, the least recently used dropped first
-CHECKPOINT_EVERY = 100  # revisions between two kept folds of one game
 
 
 class KeptGames:
     """The latest fold and every ``CHECKPOINT_EVERY``-th fold of recent games."""
 
-    def __init__(self, size: int = KEPT_GAMES) -> None:
+    def __init__(
+        self, size: int = KEPT_GAMES, snapshots: Snapshots | None = None
+    ) -> None:
         self.size = size
+        self.snapshots = snapshots
         self._latest: OrderedDict[UUID, GameRecord] = OrderedDict()
         self._checkpoints: dict[UUID, dict[int, GameRecord]] = {}
         self._lock = threading.Lock()
@@ -35,17 +42,46 @@ class KeptGames:
                 self._latest.move_to_end(game_id)
             return record
 
+    def stored(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
+        """Returns the newest stored snapshot at or below ``revision``, and keeps it.
+
+        The snapshot is kept as a checkpoint only: the game's latest fold is
+        kept once the events stored after it have been folded onto it.
+        """
+        record = self.snapshots.read(game_id, revision) if self.snapshots else None
+        if record is not None:
+            with self._lock:
+                kept = self._checkpoints.setdefault(game_id, {})
+                kept[record.revision] = record
+        return record
+
     def checkpoint(self, game_id: UUID, revision: int) -> GameRecord | None:
-        """Returns the kept fold nearest below or at ``revision``, if any."""
+        """Returns the kept or stored fold nearest below or at ``revision``."""
         with self._lock:
             kept = self._checkpoints.get(game_id, {})
             below = [r for r in kept if r <= revision]
-            return kept[max(below)] if below else None
+            nearest = kept[max(below)] if below else None
+        floor = revision - revision % CHECKPOINT_EVERY
+        if floor == 0 or (nearest is not None and nearest.revision == floor):
+            return nearest  # no stored snapshot is nearer
+        stored = self.stored(game_id, revision)
+        candidates = [r for r in (nearest, stored) if r is not None]
+        return max(candidates, key=lambda r: r.revision, default=None)
 
     def advance(
-        self, record: GameRecord | None, game_id: UUID, items: Iterable[RecordedEvent]
+        self,
+        record: GameRecord | None,
+        game_id: UUID,
+        items: Iterable[RecordedEvent],
+        *,
+        store: bool = True,
     ) -> GameRecord | None:
-        """Returns ``record`` after ``items``, keeping the result and checkpoints."""
+        """Returns ``record`` after ``items``, keeping the result and checkpoints.
+
+        With ``store`` the checkpoints passed are also stored as snapshots: the
+        caller appended these events, or folded them because no snapshot of
+        these revisions could be read. A failed write only logs.
+        """
         passed: list[GameRecord] = []
         for item in items:
             record = advance(record, game_id, item)
@@ -53,6 +89,8 @@ class KeptGames:
                 passed.append(record)
         if record is not None:
             self._keep(record, passed)
+        if store and passed and self.snapshots is not None:
+            self.snapshots.write(passed)
         return record
 
     def _keep(self, record: GameRecord, passed: list[GameRecord]) -> None:

@@ -16,6 +16,7 @@ replay; the database stays the only source of truth.
 from __future__ import annotations
 
 import hmac
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,6 +41,7 @@ from services.records import (
     unwrap,
     wrap,
 )
+from services.snapshots import Snapshots
 from services.tokens import token_hash
 
 MAX_ATTEMPTS = 5
@@ -95,13 +97,16 @@ class GameStore(Application[UUID]):
         env: dict[str, str] | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        super().__init__(env)
+        # Snapshots are on unless the environment turns them off (S3).
+        snapshotting = os.environ.get("IS_SNAPSHOTTING_ENABLED", "y")
+        super().__init__({"IS_SNAPSHOTTING_ENABLED": snapshotting, **(env or {})})
         # The time of events and of undo deadlines; tests inject their own.
         self.clock = clock or (lambda: datetime.now(UTC))
         # Called after every successful append, with the game and its new events
         # (the live feed uses it to wake streams of this process at once).
         self.appended: list[Callable[[UUID, tuple[RecordedEvent, ...]], None]] = []
-        self.kept = KeptGames()
+        stored = Snapshots(self.snapshots) if self.snapshots else None
+        self.kept = KeptGames(snapshots=stored)
         # Appends of concurrent commands share transactions (services/commits.py).
         self.commits = GroupCommit(lambda events: self.save(*events))
 
@@ -123,10 +128,20 @@ class GameStore(Application[UUID]):
         return record
 
     def _latest_fold(self, game_id: UUID) -> GameRecord | None:
-        """Returns the kept fold advanced by the events stored since, and keeps it."""
+        """Returns the kept fold advanced by the events stored since, and keeps it.
+
+        A game this process does not keep starts from its newest stored
+        snapshot; snapshots it then passes were missing or unreadable, so they
+        are stored. Passing those of moves made by other processes stores none.
+        """
         record = self.kept.latest(game_id)
+        cold = record is None
+        if cold:
+            record = self.kept.stored(game_id)
         newer = self.recorded_events(game_id, gt=record.revision if record else None)
-        return self.kept.advance(record, game_id, newer) if newer else record
+        if not newer and not cold:
+            return record
+        return self.kept.advance(record, game_id, newer, store=cold)
 
     def recorded_events(
         self, game_id: UUID, *, gt: int | None = None, lte: int | None = None

@@ -1,0 +1,43 @@
+"""Long games for tests of loading: cues given and taken back, again and again."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from domain.common.decision import Rejected
+from domain.games.hues_and_cues import RULES, GiveFirstCue, HuesAndCuesConfig
+from services.games import Applied, GamesApp
+from services.records import GameRecord
+from services.store import Call
+from tests.helpers import SEED
+
+
+def first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
+    """Returns the cue giver's first legal cue."""
+    moves = RULES.legal_moves(record.table.game, seat)
+    return next(m for m in moves if isinstance(m, GiveFirstCue))
+
+
+def long_game(app: GamesApp, events: int) -> UUID:
+    """Returns a Hues and Cues game grown to at least ``events`` events.
+
+    Seat 0 gives a first cue and takes it back alone, four events a cycle;
+    every other request carries a request id, so the game remembers many.
+    """
+    config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
+    created = app.create_game(RULES.name, config, 3, "Ana", SEED, "create", "h")
+    assert not isinstance(created, Rejected)
+    game_id = created.record.game_id
+    for name in ("Ben", "Cy"):
+        assert not isinstance(app.join_game(game_id, name), Rejected)
+    token = created.token
+    applied = app.start_game(game_id, token)
+    cycle = 0
+    while isinstance(applied, Applied) and applied.record.revision < events:
+        cycle += 1
+        request = f"cue-{cycle}" if cycle % 2 else ""
+        applied = app.submit_move(game_id, token, first_cue, 0, request, "h")
+        assert isinstance(applied, Applied), applied
+        applied = app.undo_move(game_id, Call(token, f"undo-{cycle}", "h"))
+    assert isinstance(applied, Applied), applied
+    return game_id
