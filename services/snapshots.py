@@ -151,13 +151,17 @@ def encode(record: GameRecord) -> list[Snapshot]:
     return rows
 
 
-def decode(game_id: UUID, fold_row: Snapshot, id_rows: list[Snapshot]) -> GameRecord:
-    """Returns the fold of a snapshot; raises if the rows do not make one."""
-    fold = _loads(fold_row.state)
+def decode(
+    game_id: UUID, version: int, fold: Any, id_rows: list[Snapshot]
+) -> GameRecord:
+    """Returns the fold of a snapshot row (unpickled) and its request ids.
+
+    Raises if they do not make the fold of this game at this revision.
+    """
     table = fold["table"]
     revision = fold["revision"]
-    if fold["game"] != game_id or revision != fold_row.originator_version:
-        msg = f"the snapshot of {game_id} at {fold_row.originator_version} is not its"
+    if fold["game"] != game_id or revision != version:
+        msg = f"the snapshot of {game_id} at {version} is not its"
         raise ValueError(msg)
     packed: list[Packed] = [item for row in id_rows for item in _loads(row.state)]
     requests = RequestIds.unpacked(packed)
@@ -197,16 +201,18 @@ class Snapshots:
             )
             if not rows or not isinstance(rows[0], Snapshot):
                 return None
-            at = rows[0].originator_version
-            ids = [
-                r
-                for r in self.store.get(ids_stream(game_id), lte=at)
-                if isinstance(r, Snapshot)
-            ]
-            return decode(game_id, rows[0], ids)
+            version = rows[0].originator_version
+            fold = _loads(rows[0].state)
+            # A game that has seen no request id has no rows of them to read.
+            ids = self._ids(game_id, version) if fold["requests"] else []
+            return decode(game_id, version, fold, ids)
         except Exception:  # a cache: any unreadable row is ignored
             log.warning("snapshot of game %s ignored", game_id, exc_info=True)
             return None
+
+    def _ids(self, game_id: UUID, version: int) -> list[Snapshot]:
+        rows = self.store.get(ids_stream(game_id), lte=version)
+        return [row for row in rows if isinstance(row, Snapshot)]
 
     def write(self, records: list[GameRecord]) -> None:
         """Stores snapshots of folds at multiples of 100, each on its own."""

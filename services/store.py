@@ -114,10 +114,17 @@ class GameStore(Application[UUID]):
         """Returns the game, at ``revision`` when given, or None if unknown.
 
         A revision past the latest gives the latest game: callers compare.
+        A past revision is folded from the nearest kept or stored fold below it
+        without loading the latest game: the events up to ``revision`` are all
+        there is to read, and they end early only if the game does.
         """
-        latest = self._latest_fold(game_id)
-        if revision is None or latest is None or revision >= latest.revision:
-            return latest
+        if revision is None:
+            return self._latest_fold(game_id)
+        kept = self.kept.latest(game_id)
+        if kept is not None and revision >= kept.revision:
+            latest = self._latest_fold(game_id)
+            if latest is None or revision >= latest.revision:
+                return latest
         base = self.kept.checkpoint(game_id, revision)
         since = self.recorded_events(
             game_id, gt=base.revision if base else None, lte=revision

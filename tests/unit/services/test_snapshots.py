@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from itertools import islice
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 
@@ -21,7 +21,14 @@ from services import snapshots
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY, KeptGames
 from services.records import fold
-from services.snapshots import Snapshot, Snapshots, fold_stream, ids_stream
+from services.request_ids import RequestIds
+from services.snapshots import (
+    Snapshot,
+    Snapshots,
+    encode,
+    fold_stream,
+    ids_stream,
+)
 from services.store import Call
 from tests.helpers import SEED
 from tests.long_games import long_game
@@ -102,7 +109,19 @@ def test_a_store_that_keeps_nothing_loads_from_the_newest_snapshot(
     app.kept = KeptGames(snapshots=app.kept.snapshots)
     assert app.get_game(game_id, revision=middle) == fold(game_id, events[:middle])
     newest = len(events) // CHECKPOINT_EVERY * CHECKPOINT_EVERY
-    assert read == [newest, newest, middle // CHECKPOINT_EVERY * CHECKPOINT_EVERY]
+    assert read == [newest, middle // CHECKPOINT_EVERY * CHECKPOINT_EVERY]
+
+
+def test_a_store_that_keeps_nothing_answers_any_revision_like_a_fold() -> None:
+    app = GamesApp(POPO, allow_client_seed=True)
+    game_id = long_game(app, 250)
+    events = app.recorded_events(game_id)
+    last = len(events)
+    for revision in (1, 99, 100, 101, 199, 200, last - 1, last, last + 50):
+        app.kept = KeptGames(snapshots=app.kept.snapshots)
+        expected = fold(game_id, events[:revision])
+        assert app.get_game(game_id, revision=revision) == expected
+    assert app.get_game(uuid4(), revision=5) is None
 
 
 def copied(
@@ -165,6 +184,21 @@ def test_a_snapshot_missing_request_ids_is_ignored() -> None:
 
     assert copied(app, game_id, lambda row: row).read(game_id) is not None
     assert copied(app, game_id, drop_ids).read(game_id) is None
+
+
+def test_a_fold_without_request_ids_is_stored_in_one_row() -> None:
+    app = GamesApp(POPO, allow_client_seed=True)
+    game_id = long_game(app, 250)
+    record = app.get_game(game_id, revision=2 * CHECKPOINT_EVERY)
+    assert record is not None
+    bare = replace(record, requests=RequestIds())
+    rows = encode(bare)
+    assert [row.originator_id for row in rows] == [fold_stream(game_id)]
+    store = app.factory.event_store(
+        mapper=app.mapper, recorder=app.factory.aggregate_recorder("snapshots")
+    )
+    store.put(rows)
+    assert Snapshots(store).read(game_id) == bare
 
 
 def test_snapshots_of_other_code_are_never_read(
