@@ -7,8 +7,9 @@ heartbeat whenever the game has been idle for the feed's heartbeat interval.
 After the table's ``GameFinished`` it sends a final snapshot and ends with OK.
 
 New events come folded once for all the game's streams (``services.game_feed``),
-and each is converted once per kind of viewer: every spectator is sent the same
-message, each seat its own, so a stream's share of a move is mostly sending it.
+and each is converted once per kind of viewer (``shared_messages``): every
+spectator is sent the same message, each seat its own, so a stream's share of a
+move is being woken and sending.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tabletop.v1 import game_service_pb2
 from domain.common import table as tables
 from domain.common.seats import Viewer
 from services.api.auth import bearer_token
-from services.api.convert.game import event_to_proto, game_to_proto
+from services.api.convert.game import event_to_proto
 from services.api.errors import (
     ApiError,
     FieldViolation,
@@ -38,6 +39,7 @@ from services.api.errors import (
 )
 from services.api.mutations import caller
 from services.api.requests import parse_game_name
+from services.api.shared_messages import event_message, snapshot, snapshot_message
 from services.feed import Feed
 from services.game_feed import Entry, FeedClosedError, Listener, SlowConsumerError
 from services.games import GamesApp, game_not_found
@@ -98,7 +100,7 @@ async def _stream(
         )
         listener.start(record)
         if request.snapshot_first:
-            yield _snapshot(record, viewer)
+            yield snapshot(record, viewer)
             if _finished(record):
                 return
         else:
@@ -120,12 +122,10 @@ async def _follow(
         if not entries:
             yield Response(heartbeat=game_service_pb2.Heartbeat(revision=listener.last))
         for entry in entries:
-            yield _shared(entry, "event", viewer)
+            yield event_message(entry, viewer)
         if entries:
             last, record = entries[-1], entries[-1].record
-    yield (
-        _snapshot(record, viewer) if last is None else _shared(last, "snapshot", viewer)
-    )
+    yield (snapshot(record, viewer) if last is None else snapshot_message(last, viewer))
 
 
 def _load(
@@ -151,30 +151,6 @@ def _events(
     record: GameRecord, items: list[RecordedEvent], viewer: Viewer
 ) -> list[Response]:
     return [Response(event=event_to_proto(record, item, viewer)) for item in items]
-
-
-def _snapshot(record: GameRecord, viewer: Viewer) -> Response:
-    return Response(snapshot=game_to_proto(record, viewer, full=True))
-
-
-def _shared(entry: Entry, kind: str, viewer: Viewer) -> Response:
-    """Returns the entry's event (or the game after it) as ``viewer`` sees it.
-
-    Built once per kind of viewer and kept on the entry for the game's other
-    streams: the same redaction gives the same message, so a thousand
-    spectators send one. Never shared across viewers that see differently.
-    """
-    seen_as = tables.effective_viewer(entry.record.table, viewer)
-    key = (kind, seen_as)
-    cached = entry.sent_as.get(key)
-    if isinstance(cached, Response):
-        return cached
-    if kind == "event":
-        response = Response(event=event_to_proto(entry.record, entry.item, seen_as))
-    else:
-        response = _snapshot(entry.record, seen_as)
-    entry.sent_as[key] = response
-    return response
 
 
 def _finished(record: GameRecord) -> bool:

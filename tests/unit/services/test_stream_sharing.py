@@ -1,0 +1,222 @@
+"""What the streams of one game share: folds, messages, and what they must not.
+
+A game's feed folds each event once for all its listeners, and each event is
+converted once per kind of viewer: spectators share one message, a seat gets
+its own private view and never a spectator's or another seat's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from uuid import UUID
+
+import grpc
+import pytest
+from eventsourcing.persistence import OperationalError
+from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+
+from domain.common.seats import Seat, Spectator
+from infra.server import create_server, stop_server
+from infra.settings import Settings
+from services.api.shared_messages import event_message, snapshot_message
+from services.feed import Feed
+from services.game_feed import Entry, GameFeed, Listener
+from services.games import GamesApp
+from services.records import GameRecord, RecordedEvent, fold
+from tests.unit.services.test_feed import play, read, start_game
+
+WAIT = 5.0
+
+
+@pytest.fixture
+def app() -> Iterator[GamesApp]:
+    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"}, allow_client_seed=True)
+    yield app
+    app.close()
+
+
+def at(app: GamesApp, game_id: UUID, revision: int) -> GameRecord:
+    record = fold(game_id, app.recorded_events(game_id)[:revision])
+    assert record is not None
+    return record
+
+
+def game_feed(app: GamesApp, game_id: UUID) -> GameFeed:
+    """Returns a game's feed that reads ``app``; the test offers its events."""
+
+    async def read(game: UUID, after: int) -> list[RecordedEvent]:
+        return app.recorded_events(game, gt=after)
+
+    return GameFeed(game_id, read, 64, lambda _: None)
+
+
+async def entries_until(listener: Listener, revision: int) -> list[Entry]:
+    found: list[Entry] = []
+    async with asyncio.timeout(WAIT):
+        while listener.last < revision:
+            found += await listener.next(WAIT)
+    return found
+
+
+def drawn(entries: list[Entry]) -> Entry:
+    """Returns the first entry that draws tiles from the bag."""
+    return next(e for e in entries if type(e.item.event).__name__ == "TilesDrawn")
+
+
+async def test_the_listeners_of_a_game_share_one_fold_per_event(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens, 2)
+    game = game_feed(app, game_id)
+    first, second = game.listen(), game.listen()
+    first.start(at(app, game_id, 6))
+    second.start(at(app, game_id, 6))
+    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    mine, theirs = await entries_until(first, final), await entries_until(second, final)
+    assert [e.revision for e in mine] == list(range(7, final + 1))
+    assert all(a is b for a, b in zip(mine, theirs, strict=True))
+    assert mine[-1].record.table == at(app, game_id, final).table
+
+
+async def test_spectators_share_one_message_and_seats_get_their_own(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens)
+    game = game_feed(app, game_id)
+    listener = game.listen()
+    listener.start(at(app, game_id, 6))
+    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    entry = drawn(await entries_until(listener, final))
+    drawer = entry.item.event.seat
+
+    spectators = [event_message(entry, Spectator()) for _ in range(3)]
+    own, other = (
+        event_message(entry, Seat(drawer)),
+        event_message(entry, Seat(1 - drawer)),
+    )
+    assert spectators[0] is spectators[1] is spectators[2]
+    assert own is event_message(entry, Seat(drawer))
+    assert own is not spectators[0]
+    assert own is not other
+    assert len(own.event.qwirkle.tiles_drawn.tiles) == entry.item.event.count > 0
+    assert not spectators[0].event.qwirkle.tiles_drawn.tiles
+    assert not other.event.qwirkle.tiles_drawn.tiles
+    assert spectators[0].event.qwirkle.tiles_drawn.count == entry.item.event.count
+
+
+async def test_a_spectators_snapshot_is_shared_and_a_seat_sees_its_rack(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens)
+    game = game_feed(app, game_id)
+    listener = game.listen()
+    listener.start(at(app, game_id, 6))
+    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    entry = (await entries_until(listener, final))[-1]
+    watching = snapshot_message(entry, Spectator())
+    seated = snapshot_message(entry, Seat(0))
+    assert watching is snapshot_message(entry, Spectator())
+    assert watching.snapshot.revision == seated.snapshot.revision == final
+    assert not watching.snapshot.qwirkle_view.HasField("private_state")
+    assert len(seated.snapshot.qwirkle_view.private_state.rack) == 6
+
+
+async def test_a_stream_that_read_before_the_shared_log_reads_its_gap_itself(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens, 2)
+    game = game_feed(app, game_id)
+    late, early = game.listen(), game.listen()
+    late.start(at(app, game_id, final))  # starts the shared log at ``final``
+    early.start(at(app, game_id, 3))
+    assert [e.revision for e in await early.next(WAIT)] == list(range(4, final + 1))
+    assert await early.next(0.05) == ()
+
+
+async def test_a_gap_the_store_cannot_fill_ends_the_listeners_with_its_error(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    play(app, game_id, tokens)
+
+    async def unavailable(game: UUID, after: int) -> list[RecordedEvent]:
+        raise OperationalError
+
+    game = GameFeed(game_id, unavailable, 64, lambda _: None)
+    listener = game.listen()
+    listener.start(at(app, game_id, 6))
+    game.offer((app.recorded_events(game_id)[7],))  # revision 8: 7 is missing
+    with pytest.raises(OperationalError):
+        await listener.next(WAIT)
+    assert not game.listeners
+
+
+async def test_a_listener_left_behind_is_closed_and_the_others_go_on(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens, 4)
+    game = GameFeed(game_id, lambda *_: asyncio.sleep(0, []), 3, lambda _: None)
+    stuck, reading = game.listen(), game.listen()
+    stuck.start(at(app, game_id, 6))
+    reading.start(at(app, game_id, 6))
+    for item in app.recorded_events(game_id, gt=6):
+        game.offer((item,))
+        await reading.next(WAIT)
+    assert reading.last == final
+    assert game.listeners == {reading}
+
+
+# --- through a real server in this process ---
+
+
+@pytest.fixture
+async def stub(
+    app: GamesApp,
+) -> AsyncIterator[game_service_pb2_grpc.GameServiceAsyncStub]:
+    feed = Feed(app, heartbeat_seconds=WAIT)
+    server, port, health = await create_server(
+        Settings(listen="127.0.0.1:0", reflection=False), app, feed
+    )
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    try:
+        yield game_service_pb2_grpc.GameServiceStub(channel)
+    finally:
+        await channel.close()
+        await stop_server(server, health, feed, 1)
+
+
+async def test_streams_of_spectators_and_seats_each_get_what_they_may_see(
+    app: GamesApp, stub: game_service_pb2_grpc.GameServiceAsyncStub
+) -> None:
+    game_id, tokens = start_game(app)
+    request = game_service_pb2.StreamGameRequest(
+        name=f"games/{game_id}", snapshot_first=True
+    )
+    metadata: list[Any] = [
+        None,
+        None,
+        *((("authorization", f"Bearer {t}"),) for t in tokens),
+    ]
+    calls = [stub.StreamGame(request, metadata=m, timeout=WAIT) for m in metadata]
+    for call in calls:
+        assert (await read(call)).snapshot.revision == 6
+    final = await asyncio.to_thread(play, app, game_id, tokens)
+    seen = [[await read(call) for _ in range(final - 6)] for call in calls]
+    for call in calls:
+        call.cancel()
+    draws = [[i.event.qwirkle.tiles_drawn for i in items] for items in seen]
+    (spectator, other_spectator, *seats) = [
+        next(d for d in found if d.count) for found in draws
+    ]
+    assert spectator == other_spectator
+    assert not spectator.tiles
+    mover = int(spectator.player.rsplit("/", 1)[1])
+    assert len(seats[mover].tiles) == spectator.count
+    assert not seats[1 - mover].tiles
