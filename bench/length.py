@@ -5,11 +5,18 @@ way long games grow: the cue giver gives a first cue and takes it back alone,
 again and again (every cycle stores four events). For each length it prints the
 median time of
 
-* ``cold``: folding every stored event, which every command paid before games
-  were kept in memory (a process that has not seen the game still does);
-* ``warm``: loading a game this process keeps, which reads only what was stored
-  since (nothing, here) - what a command pays now;
-* ``middle``: the game at half its length, as ``GetGameRevision`` builds it.
+* ``fold``: folding every stored event, what loading a game cost before games
+  were kept in memory and snapshots were stored;
+* ``cold``: the first load of the latest game by a new store object (empty
+  memory, as in a process that has just started), snapshots present;
+* ``cold mid``: the same for the game at half its length, as ``GetGameRevision``
+  builds it (which loads the latest game first);
+* ``warm``: loading a game this store keeps, which reads only what was stored
+  since (nothing, here) - what a command pays;
+* ``warm mid``: the game at half its length, by the store that built it;
+* ``move`` and ``x100 move``: a command that stores events (a cue or an undo)
+  while the game is grown, when it does not and when it does cross a multiple
+  of 100 revisions (where a snapshot is written).
 
 Run it with ``make bench-length`` (``BENCH_ARGS="--database postgresql://..."``).
 """
@@ -34,10 +41,12 @@ from domain.games.hues_and_cues import (
 from infra.server import create_app
 from infra.settings import Settings
 from services.games import GamesApp
+from services.kept import CHECKPOINT_EVERY
 from services.records import GameRecord, fold
 from services.store import Call
 
 LENGTHS = (10, 100, 1_000, 10_000)
+WARM_UP_READS = 12  # over twice the 5 connections of a store's pool
 
 
 def default_database() -> str:
@@ -77,17 +86,40 @@ def first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
     return next(m for m in RULES.legal_moves(game, seat) if isinstance(m, GiveFirstCue))
 
 
-def grow(app: GamesApp, game_id: UUID, token: str, events: int) -> int:
-    """Gives a cue and takes it back until the game holds ``events``; returns it."""
-    revision: int = ok(app.get_game(game_id)).revision
-    while revision + 4 <= events:
-        ok(app.submit_move(game_id, token, first_cue))
-        revision = ok(app.undo_move(game_id, Call(token))).record.revision
-    while revision < events:  # a few quiet steps to land exactly
-        revision = ok(app.submit_move(game_id, token, first_cue)).record.revision
-        if revision < events:
-            revision = ok(app.undo_move(game_id, Call(token))).record.revision
-    return revision
+class Growth:
+    """Grows a game by cues and undos, timing each command that stores events."""
+
+    def __init__(self, app: GamesApp, game_id: UUID, token: str) -> None:
+        self.app = app
+        self.game_id = game_id
+        self.token = token
+        self.revision: int = ok(app.get_game(game_id)).revision
+        self.plain: list[float] = []  # seconds of commands within 100 revisions
+        self.crossing: list[float] = []  # ... of those crossing a multiple of 100
+
+    def step(self, *, undo: bool) -> None:
+        """Gives a first cue, or takes it back, and files its time."""
+        begin = time.perf_counter()
+        if undo:
+            applied = ok(self.app.undo_move(self.game_id, Call(self.token)))
+        else:
+            applied = ok(self.app.submit_move(self.game_id, self.token, first_cue))
+        spent = time.perf_counter() - begin
+        revision: int = applied.record.revision
+        crossed = revision // CHECKPOINT_EVERY > self.revision // CHECKPOINT_EVERY
+        (self.crossing if crossed else self.plain).append(spent)
+        self.revision = revision
+
+    def to(self, events: int) -> int:
+        """Gives a cue and takes it back until the game holds ``events``."""
+        while self.revision + 4 <= events:
+            self.step(undo=False)
+            self.step(undo=True)
+        undo = False
+        while self.revision < events:  # a few quiet steps to land exactly
+            self.step(undo=undo)
+            undo = not undo
+        return self.revision
 
 
 def median_ms(action: Callable[[], object], repeat: int) -> float:
@@ -100,14 +132,42 @@ def median_ms(action: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
+def cold_ms(database: str, game_id: UUID, revision: int | None, repeat: int) -> float:
+    """Returns the median time of a game's first load by a new store object.
+
+    Each store first reads unknown games, so that opening its connections
+    (which its pool does in the background) is not counted: only the game's
+    load is.
+    """
+    times = []
+    for _ in range(repeat):
+        app = create_app(Settings(database=database))
+        for _ in range(WARM_UP_READS):
+            app.get_game(uuid.uuid4())
+        begin = time.perf_counter()
+        ok(app.get_game(game_id, revision=revision))
+        times.append(time.perf_counter() - begin)
+        app.close()
+    return statistics.median(times) * 1000
+
+
 def measure(
-    app: GamesApp, game_id: UUID, reached: int, repeat: int
-) -> tuple[float, float, float]:
-    """Returns the cold, warm and middle-revision load times of one game."""
-    cold = median_ms(lambda: fold(game_id, app.recorded_events(game_id)), repeat)
-    warm = median_ms(lambda: app.get_game(game_id), repeat)
-    middle = median_ms(lambda: app.get_game(game_id, revision=reached // 2), repeat)
-    return cold, warm, middle
+    app: GamesApp, database: str, game_id: UUID, reached: int, repeat: int
+) -> dict[str, float]:
+    """Returns the load times of one game, by name, in milliseconds."""
+    middle = reached // 2
+    return {
+        "fold": median_ms(lambda: fold(game_id, app.recorded_events(game_id)), repeat),
+        "cold": cold_ms(database, game_id, None, repeat),
+        "cold mid": cold_ms(database, game_id, middle, repeat),
+        "warm": median_ms(lambda: app.get_game(game_id), repeat),
+        "warm mid": median_ms(lambda: app.get_game(game_id, revision=middle), repeat),
+    }
+
+
+def median_of(seconds: list[float]) -> float:
+    """Returns the median of some times in milliseconds, NaN if there are none."""
+    return statistics.median(seconds) * 1000 if seconds else float("nan")
 
 
 def main() -> None:
@@ -120,17 +180,20 @@ def main() -> None:
     database = args.database or default_database()
     app = create_app(Settings(database=database))
     print(f"# game length on {database.split('@')[-1]}; medians of {args.repeat}")
-    print(f"{'events':>8}{'build s':>9}{'cold ms':>10}{'warm ms':>10}{'middle ms':>11}")
+    print("# load times, then commands while growing, in ms")
+    columns = ("fold", "cold", "cold mid", "warm", "warm mid", "move", "x100 move")
+    print(f"{'events':>8}{'build s':>9}" + "".join(f"{c:>11}" for c in columns))
     for length in args.lengths:
         begin = time.perf_counter()
         game_id, tokens = started_game(app)
-        reached = grow(app, game_id, tokens[0], length)
+        growth = Growth(app, game_id, tokens[0])
+        reached = growth.to(length)
         built = time.perf_counter() - begin
-        cold, warm, middle = measure(app, game_id, reached, args.repeat)
-        print(
-            f"{reached:>8}{built:>9.1f}{cold:>10.2f}{warm:>10.2f}{middle:>11.2f}",
-            flush=True,
-        )
+        figures = measure(app, database, game_id, reached, args.repeat)
+        figures["move"] = median_of(growth.plain)
+        figures["x100 move"] = median_of(growth.crossing)
+        cells = "".join(f"{figures[c]:>11.2f}" for c in columns)
+        print(f"{reached:>8}{built:>9.1f}{cells}", flush=True)
     app.close()
 
 
