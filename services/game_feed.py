@@ -220,8 +220,13 @@ class GameFeed:
             return  # no stream has read the game yet: keep what arrives
         added = False
         while (item := self._pending.pop(self.head + 1, None)) is not None:
-            self._record = advance(self._record, self.game_id, item)
-            self._log.append(Entry(item, self._record))
+            try:
+                record = advance(self._record, self.game_id, item)
+            except Exception as error:  # noqa: BLE001 (a bug: the streams report it)
+                self.fail(error)
+                return
+            self._record = record
+            self._log.append(Entry(item, record))
             added = True
         if self._pending and self._reading is None:
             # Something is missing (or still on its way): the store has it.

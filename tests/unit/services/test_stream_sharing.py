@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -153,6 +154,20 @@ async def test_a_gap_the_store_cannot_fill_ends_the_listeners_with_its_error(
     listener.start(at(app, game_id, 6))
     game.offer((app.recorded_events(game_id)[7],))  # revision 8: 7 is missing
     with pytest.raises(OperationalError):
+        await listener.next(WAIT)
+    assert not game.listeners
+
+
+async def test_an_event_that_does_not_fold_ends_the_listeners_with_its_error(
+    app: GamesApp,
+) -> None:
+    game_id, _ = start_game(app)
+    game = game_feed(app, game_id)
+    listener = game.listen()
+    listener.start(at(app, game_id, 6))
+    created_again = replace(app.recorded_events(game_id)[0], revision=7)
+    game.offer((created_again,))
+    with pytest.raises(ValueError, match="first event"):
         await listener.next(WAIT)
     assert not game.listeners
 
