@@ -10,7 +10,7 @@ arrival of that move's last event. Spectators and the mover share this process
 * ``--games`` games (default 100) followed by ``--per-game`` streams each (10).
 
 It prints latency p50/p99/max and the server's resident memory per open
-stream. Run it with ``make bench-fanout``.
+stream, and drops the schema it created. Run it with ``make bench-fanout``.
 """
 
 from __future__ import annotations
@@ -26,14 +26,18 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import grpc
+import psycopg
+from psycopg import sql
 from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 from bench.length import default_database
 
 _LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 STREAMS_PER_CHANNEL = 100  # like many phones behind few connections
+SETTLE_SECONDS = 10.0  # how long the last move may take to reach everybody
 
 
 @dataclass
@@ -64,6 +68,17 @@ def start_server(
         server.kill()
         raise RuntimeError("the server did not start")
     return server, f"{found.group(1)}:{found.group(2)}"
+
+
+def drop_schema(database: str) -> None:
+    """Drops the schema a PostgreSQL URL selects, with everything in it."""
+    parts = urlsplit(database)
+    schema = parse_qs(parts.query)["schema"][0]
+    statement = sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
+        sql.Identifier(schema)
+    )
+    with psycopg.connect(urlunsplit(parts._replace(query="")), autocommit=True) as db:
+        db.execute(statement)
 
 
 def rss_kib(pid: int) -> int:
@@ -135,6 +150,25 @@ async def follow(
             raise
 
 
+async def arrivals(tables: list[Table], per_game: int) -> None:
+    """Waits until every spectator has every answered move, or ``SETTLE_SECONDS``.
+
+    Deliveries still missing then are reported as missing; stopping at a fixed
+    pause instead would leave out the slowest ones and flatter the percentiles.
+    """
+    expected = sum(len(table.answered) for table in tables) * per_game
+    deadline = time.perf_counter() + SETTLE_SECONDS
+    while time.perf_counter() < deadline:
+        delivered = sum(
+            len(table.arrived[revision])
+            for table in tables
+            for revision in table.answered
+        )
+        if delivered >= expected:
+            return
+        await asyncio.sleep(0.05)
+
+
 async def scenario(
     address: str, pid: int, games: int, per_game: int, moves: int
 ) -> dict[str, float]:
@@ -158,7 +192,7 @@ async def scenario(
     for _ in range(moves):
         for table in tables:
             await play_one(mover, table)
-    await asyncio.sleep(1.0)  # let the last moves arrive everywhere
+    await arrivals(tables, per_game)
     for task in followers:
         task.cancel()
     await asyncio.gather(*followers, return_exceptions=True)
@@ -192,7 +226,8 @@ def main() -> None:
     parser.add_argument("--per-game", type=int, default=10)
     parser.add_argument("--moves", type=int, default=20, help="per game")
     args = parser.parse_args()
-    server, address = start_server(args.database or default_database())
+    database = args.database or default_database()
+    server, address = start_server(database)
     try:
         print(f"# spectator fan-out, server pid {server.pid}, {os.cpu_count()} cores")
         print(
@@ -213,6 +248,8 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        if args.database is None:
+            drop_schema(database)
 
 
 if __name__ == "__main__":
