@@ -7,9 +7,11 @@ spectator the public state. Once the game has finished (its ``GameFinished``
 event is in the log), every replay and every event page shows everything, as
 the operator sees it, the seed included.
 
-Each call reads the game's event stream once and folds it: the current state
-says who the caller is and whether the game has finished, and a snapshot or a
-page comes from the same read, so the two always agree.
+Each call loads the latest game (kept in memory, or from its newest stored
+snapshot): it says who the caller is and whether the game has finished. A past
+revision is then loaded from the nearest kept or stored fold below it, and a
+page of events is read by revision, both bounded by that latest game, so a
+replay costs the same at any length of game.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from services.api.requests import (
     parse_revision_name,
 )
 from services.games import GamesApp, game_not_found
-from services.records import GameRecord, RecordedEvent, advance
+from services.records import GameRecord
 from services.store import revision_not_found
 
 DEFAULT_PAGE_SIZE = 100
@@ -44,12 +46,15 @@ def get_game_revision(
 ) -> game_service_pb2.GetGameRevisionResponse:
     """Returns the game as it was at a revision, as the caller may see it."""
     game_id, revision = parse_revision_name(request.name)
-    current, snapshot = _fold(game_id, app.recorded_events(game_id), at=revision)
+    current = _current(app, game_id)
     # Who asks is checked before what exists (AIP-193).
     viewer = caller(app, current, token)
-    if snapshot is None:
+    if not 1 <= revision <= current.revision:
         raise ApiError(rejection_status(revision_not_found(current, revision)))
-    game = game_to_proto(snapshot, viewer, full=True, reveal_all=_finished(current))
+    past = app.get_game(game_id, revision) if revision < current.revision else current
+    if past is None or past.revision != revision:
+        raise ApiError(rejection_status(revision_not_found(current, revision)))
+    game = game_to_proto(past, viewer, full=True, reveal_all=_finished(current))
     return game_service_pb2.GetGameRevisionResponse(snapshot=game)
 
 
@@ -61,10 +66,10 @@ def list_game_events(
     size = page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
     resume = decode_page_token(request.page_token, _LISTING, request.parent)
     after = resume.position if resume else 0  # the last revision already returned
-    events = app.recorded_events(game_id)
-    current, _ = _fold(game_id, events)
+    current = _current(app, game_id)
     viewer = caller(app, current, token)
-    page = [item for item in events if item.revision > after][:size]
+    last = min(after + size, current.revision)
+    page = app.recorded_events(game_id, gt=after, lte=last) if after < last else []
     reveal_all = _finished(current)
     response = game_service_pb2.ListGameEventsResponse(
         events=[
@@ -73,27 +78,22 @@ def list_game_events(
         ]
     )
     if page and page[-1].revision < current.revision:
-        last = PageToken(_LISTING, page[-1].revision, request.parent)
-        response.next_page_token = encode_page_token(last)
+        token_after = PageToken(_LISTING, page[-1].revision, request.parent)
+        response.next_page_token = encode_page_token(token_after)
     return response
 
 
-def _fold(
-    game_id: UUID, events: list[RecordedEvent], *, at: int = 0
-) -> tuple[GameRecord, GameRecord | None]:
-    """Returns the game now and as it was at revision ``at`` (None if not reached).
+def _current(app: GamesApp, game_id: UUID) -> GameRecord:
+    """Returns the latest game; refuses with ``GAME_NOT_FOUND`` when there is none.
 
-    Refuses with ``GAME_NOT_FOUND`` when the game has no events.
+    It says who the caller is and whether the game has finished; the revision
+    or page asked for is then read up to it, so a move made meanwhile changes
+    nothing in the answer.
     """
-    current: GameRecord | None = None
-    snapshot: GameRecord | None = None
-    for item in events:
-        current = advance(current, game_id, item)
-        if item.revision == at:
-            snapshot = current
+    current = app.get_game(game_id)
     if current is None:
         raise ApiError(rejection_status(game_not_found(game_id)))
-    return current, snapshot
+    return current
 
 
 def _finished(record: GameRecord) -> bool:
