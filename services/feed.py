@@ -5,7 +5,7 @@ notification log (PostgreSQL ``LISTEN/NOTIFY``, so moves committed by any server
 process arrive; the in-memory store wakes it in process). The SQLite store has
 no subscription: there the feed hears this process's own appends instead, through
 ``GamesApp.appended``. Either way events are handed to the asyncio loop with
-``call_soon_threadsafe`` and offered to the listeners of their game.
+``call_soon_threadsafe`` and offered to the feed of their game.
 
 Each game with open streams has one ``GameFeed`` (``services.game_feed``): the
 game is folded there once per new event and the streams share its entries. A
@@ -35,7 +35,7 @@ RETRY_SECONDS = 1.0  # pause before following the store again after a failure
 
 
 class Feed:
-    """Delivers every committed event to the listeners of its game."""
+    """Delivers every committed event to the feed of its game, for its listeners."""
 
     def __init__(
         self,
