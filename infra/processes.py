@@ -31,6 +31,7 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any
 
+from infra.server import create_app, serve
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ def serve_processes(settings: Settings, log_level: str) -> int:
     Returns the exit status: 0 after a requested stop, 1 when a server failed.
     """
     host, _, wanted = settings.listen.rpartition(":")
+    # Create the tables once, before servers that would race to create them.
+    create_app(settings).close()
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
     with _reserved(host, int(wanted)) as port:
@@ -96,8 +99,6 @@ def serve_processes(settings: Settings, log_level: str) -> int:
 
 def _child(settings: Settings, log_level: str, ready: Any) -> None:
     """Runs one server; puts its port on ``ready``, or None if it cannot start."""
-    from infra.server import serve  # noqa: PLC0415 (imported in the server only)
-
     logging.basicConfig(
         level=log_level.upper(),
         format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
