@@ -28,7 +28,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench-rules bench-length bench-fanout bench-moves
+	bench bench-rules bench-length bench-fanout bench-moves
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -36,6 +36,7 @@ help:
 	@echo "make lint      ruff, ruff format --check, mypy, buf lint/format, lint-imports"
 	@echo "make test      install, proto, lint, ensure PostgreSQL, then the whole test suite"
 	@echo "make serve     run the server on the embedded SQLite database (ARGS=...)"
+	@echo "make bench        every benchmark below, one after another"
 	@echo "make bench-rules  random complete games per second per game type (BENCH_ARGS=...)"
 	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
 	@echo "make bench-fanout how fast moves reach 1,000 spectators of a real server"
@@ -104,6 +105,14 @@ bench-fanout: $(INSTALL_STAMP) $(GEN_FILES)
 bench-moves: $(INSTALL_STAMP) $(GEN_FILES)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/moves.py $(BENCH_ARGS)
+
+# Every benchmark one after another (about 15 minutes), as docs/performance.md
+# was measured; BENCH_ARGS does not apply.
+bench: $(INSTALL_STAMP) $(GEN_FILES)
+	$(MAKE) --no-print-directory bench-rules BENCH_ARGS="--seconds 8"
+	$(MAKE) --no-print-directory bench-length BENCH_ARGS=
+	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS=
+	$(MAKE) --no-print-directory bench-moves BENCH_ARGS="--baseline 6d9f8ce"
 
 fmt: $(INSTALL_STAMP)
 	$(BIN)/ruff check --fix-only --quiet .
