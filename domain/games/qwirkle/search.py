@@ -1,17 +1,23 @@
 """The placement search behind ``legal_moves`` and the pass and deadlock rules.
 
-Speed matters here (bots and playouts call it every turn), so tiles become
-codes 0..35 (colour index * 6 + shape index), sets of tiles become bit masks,
-and a line is summarised as ``(mask of codes, shared colour, shared shape)``.
+Speed matters here (bots and playouts list every move every turn), so tiles
+become codes 0..35 (colour index * 6 + shape index), sets of tiles become bit
+masks, and a set of tiles is summarised by its mask and the attributes all of
+its tiles share (12 bits: six colours, then six shapes). A set is one valid
+line (§3) exactly when no code repeats and some attribute is shared, so adding
+a tile is two bit operations and never re-reads the line.
+
 Placements are found by walking each row and column holding a cell next to
-the grid (an anchor) from every possible first placed cell; each cell keeps
-the rack tiles its perpendicular line and the main line accept.
+the grid (an anchor) from every possible first placed cell; each free cell
+keeps the rack codes its cross line and the main line accept, and the choices
+of distinct codes for a run of free cells come from a cache keyed by those
+masks, since the same few patterns recur turn after turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import cache
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 
 from domain.games.qwirkle.model import (
     QWIRKLE_LENGTH,
@@ -23,7 +29,6 @@ from domain.games.qwirkle.model import (
 )
 
 _SHAPES = len(Shape)
-_MIXED = -1
 _CODES = {
     Tile(c, s): i * _SHAPES + j
     for i, c in enumerate(Color)
@@ -32,128 +37,165 @@ _CODES = {
 _TILES = tuple(sorted(_CODES, key=_CODES.__getitem__))
 _ALL = (1 << len(_TILES)) - 1
 _COLORS = len(Color)
-_OF_COLOR = tuple(
-    sum(1 << (c * _SHAPES + s) for s in range(_SHAPES)) for c in range(_COLORS)
-)
-_OF_SHAPE = tuple(
-    sum(1 << (c * _SHAPES + s) for c in range(_COLORS)) for s in range(_SHAPES)
-)
-_NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 # Attribute a < 6 is colour a, a >= 6 is shape a - 6; _HAVING[a] masks its codes.
-_HAVING = _OF_COLOR + _OF_SHAPE
+_HAVING = tuple(
+    sum(1 << (c * _SHAPES + s) for s in range(_SHAPES)) for c in range(_COLORS)
+) + tuple(sum(1 << (c * _SHAPES + s) for c in range(_COLORS)) for s in range(_SHAPES))
 _ANY_ATTRIBUTE = (1 << len(_HAVING)) - 1
+# _TRAITS[code]: the two attributes of a code, its colour and its shape.
+_TRAITS = tuple(
+    1 << (code // _SHAPES) | 1 << (_COLORS + code % _SHAPES)
+    for code in range(len(_TILES))
+)
 
-# A line's summary: the codes it holds as a bit mask, and the colour and shape
-# every tile shares (_MIXED when they differ). The empty line has mask 0.
-Line = tuple[int, int, int]
-EMPTY: Line = (0, _MIXED, _MIXED)
+
+def _having_any(attributes: int) -> int:
+    having = 0
+    for a, codes in enumerate(_HAVING):
+        if attributes >> a & 1:
+            having |= codes
+    return having
 
 
-def fitting(line: Line) -> int:
-    """Returns the mask of the codes that keep ``line`` valid when added (§3)."""
-    mask, color, shape = line
-    if not mask:
-        return _ALL
-    fits = (_OF_COLOR[color] if color != _MIXED else 0) | (
-        _OF_SHAPE[shape] if shape != _MIXED else 0
+# _OPEN[shared]: the codes having an attribute of ``shared``, for every value
+# the attributes shared by a set of codes can take (nothing shared is not
+# listed: that set is no line). The empty set shares every attribute.
+_OPEN = {
+    shared: _having_any(shared)
+    for shared in (
+        _ANY_ATTRIBUTE,
+        *_TRAITS,
+        *(1 << a for a in range(len(_HAVING))),
     )
-    return fits & ~mask
+}
+_NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def _added(line: Line, code: int) -> Line:
-    mask, color, shape = line
-    c, s = divmod(code, _SHAPES)
-    if not mask:
-        return (1 << code, c, s)
-    return (
-        mask | 1 << code,
-        color if color == c else _MIXED,
-        shape if shape == s else _MIXED,
-    )
+def _codes_of(mask: int) -> list[int]:
+    """Returns the codes in a mask, ascending."""
+    codes = []
+    while mask:
+        low = mask & -mask
+        codes.append(low.bit_length() - 1)
+        mask ^= low
+    return codes
 
 
-def extended(line: Line, code: int) -> Line | None:
-    """Returns ``line`` with one more tile, or None when it would be invalid (§3)."""
-    return _added(line, code) if fitting(line) >> code & 1 else None
-
-
-def summary(codes: Sequence[int], line: Line = EMPTY) -> Line | None:
-    """Returns the summary of ``line`` plus ``codes``, or None when invalid."""
-    result: Line | None = line
-    for code in codes:
-        if result is None:
-            return None
-        result = extended(result, code)
-    return result
-
-
-@cache
+@lru_cache(maxsize=4096)
 def _attributes(codes: int) -> int:
     """Returns the colours and shapes found among a mask of codes, as 12 bits."""
     return sum(1 << a for a, having in enumerate(_HAVING) if codes & having)
 
 
-def anchors(board: Mapping[Cell, object]) -> list[Cell]:
-    """Returns the empty cells next to the grid, sorted."""
-    found = {
+@lru_cache(maxsize=1 << 16)
+def _choices(options: tuple[int, ...], shared: int) -> tuple[tuple[int, ...], ...]:
+    """Returns every choice of one code per free cell forming a line with the rest.
+
+    ``options[i]`` holds the codes cell i accepts (its cross line and the old
+    tiles of the main line agree), ``shared`` the attributes the old tiles of
+    the main line share. The chosen codes must differ and share one of those
+    attributes. Choices come as the cells' codes in cell order, found by a
+    depth-first search that fills the most constrained cell first and tries
+    codes in ascending order: the order ``legal_moves`` has always had.
+    """
+    order = sorted(range(len(options)), key=lambda i: options[i].bit_count())
+    found: list[tuple[int, ...]] = []
+    codes = [0] * len(options)
+
+    def fill(depth: int, used: int, common: int) -> None:
+        if depth == len(order):
+            found.append(tuple(codes))
+            return
+        i = order[depth]
+        for code in _codes_of(options[i] & _OPEN[common] & ~used):
+            codes[i] = code
+            fill(depth + 1, used | 1 << code, common & _TRAITS[code])
+
+    fill(0, 0, shared)
+    return tuple(found)
+
+
+def anchors(board: Mapping[Cell, object]) -> set[Cell]:
+    """Returns the empty cells next to the grid."""
+    return {
         (x + dx, y + dy)
         for (x, y) in board
         for dx, dy in _NEIGHBOURS
         if (x + dx, y + dy) not in board
     }
-    return sorted(found)
+
+
+# The old tiles of a run as (mask, shared attributes, count); shared is 0 when
+# they are no line (which the grid never holds, but a joined run may).
+Run = tuple[int, int, int]
+_NO_TILES: Run = (0, _ANY_ATTRIBUTE, 0)
+_NO_LINE: dict[int, int] = {}
 
 
 class Search:
-    """One position's search; caches the rack tiles each cell's cross line takes."""
+    """One position's search: the grid as rows and columns of codes, and the rack."""
 
     def __init__(self, board: Mapping[Cell, Tile], rack: Sequence[Tile]) -> None:
-        self.grid = {cell: _CODES[tile] for cell, tile in board.items()}
-        self.kinds = sum(1 << code for code in {_CODES[t] for t in rack})
+        # lines[0][y][x] and lines[1][x][y]: the code on cell (x, y).
+        rows: dict[int, dict[int, int]] = {}
+        columns: dict[int, dict[int, int]] = {}
+        for (x, y), tile in board.items():
+            code = _CODES[tile]
+            row = rows.get(y)
+            if row is None:
+                row = rows[y] = {}
+            row[x] = code
+            column = columns.get(x)
+            if column is None:
+                column = columns[x] = {}
+            column[y] = code
+        self.lines = (rows, columns)
+        self.kinds = 0
+        for tile in rack:
+            self.kinds |= 1 << _CODES[tile]
         self.size = self.kinds.bit_count()
-        self.near = set(anchors(board))
-        self._cross: dict[tuple[Cell, int], int] = {}
-        self._laid: dict[tuple[int, Cell], Placement] = {}
-        # plenty[n]: the attributes that at least n different rack tiles have.
-        counts = [(self.kinds & having).bit_count() for having in _HAVING]
-        self.plenty = [
-            sum(1 << a for a, count in enumerate(counts) if count >= n)
-            for n in range(QWIRKLE_LENGTH + 1)
-        ]
+        self.near = anchors(board)
+        self.plenty = _plenty(self.kinds)
+        # No placement lays more tiles than rack tiles share an attribute.
+        self.reach = max(n for n, shared in enumerate(self.plenty) if shared)
+        self._laid: dict[Cell, dict[int, Placement]] = {}
 
-    def side(self, cell: Cell, step: Cell, sign: int) -> list[int]:
-        """Returns the codes of the run next to ``cell`` on one side, outwards."""
-        codes = []
-        dx, dy = step[0] * sign, step[1] * sign
-        x, y = cell[0] + dx, cell[1] + dy
-        while (x, y) in self.grid:
-            codes.append(self.grid[(x, y)])
-            x, y = x + dx, y + dy
-        return codes
+    def fitting(self, axis: int, b: int, a: int) -> int:
+        """Returns the rack codes the old tiles around position ``a`` of a line take.
 
-    def cross(self, cell: Cell, across: int) -> int:
-        """Returns the rack codes the line through ``cell`` on axis ``across`` takes."""
-        key = (cell, across)
-        if key not in self._cross:
-            step = (1, 0) if across == 0 else (0, 1)
-            run = summary(self.side(cell, step, 1) + self.side(cell, step, -1))
-            self._cross[key] = 0 if run is None else self.kinds & fitting(run)
-        return self._cross[key]
+        The line is row ``b`` (axis 0) or column ``b`` (axis 1); the tiles are
+        the runs just before and just after ``a``.
+        """
+        line = self.lines[axis].get(b)
+        if line is None:
+            return self.kinds
+        mask = 0
+        shared = _ANY_ATTRIBUTE
+        for step in (-1, 1):
+            i = a + step
+            while (code := line.get(i)) is not None:
+                if mask >> code & 1:
+                    return 0
+                mask |= 1 << code
+                shared &= _TRAITS[code]
+                i += step
+        return self.kinds & _OPEN[shared] & ~mask if shared else 0
 
-    def lay(self, code: int, cell: Cell) -> Placement:
-        """Returns the placement of a code on a cell, shared by every result."""
-        key = (code, cell)
-        placement = self._laid.get(key)
-        if placement is None:
-            placement = self._laid[key] = Placement(_TILES[code], cell[0], cell[1])
-        return placement
+    def laid(self, cell: Cell) -> dict[int, Placement]:
+        """Returns the placements made so far on ``cell``, by code, shared by all."""
+        found = self._laid.get(cell)
+        if found is None:
+            found = self._laid[cell] = {}
+        return found
 
     def can_place(self) -> bool:
         """Returns whether some rack tile fits alone on some anchor (§3 lemma)."""
-        return any(self.cross(cell, 0) & self.cross(cell, 1) for cell in self.near)
+        return any(self.fitting(0, y, x) & self.fitting(1, x, y) for x, y in self.near)
 
     def placements(self) -> Iterator[tuple[Placement, ...]]:
         """Yields every legal placement, each once: rows first, then columns."""
+        if not self.kinds:
+            return
         for axis in (0, 1):
             # Anchors by line (b) and position along it (a); axis 0 is rows.
             spans: dict[int, list[int]] = {}
@@ -161,124 +203,136 @@ class Search:
                 a, b = (x, y) if axis == 0 else (y, x)
                 spans.setdefault(b, []).append(a)
             for b in sorted(spans):
-                yield from _Line(self, axis, b, spans[b]).placements()
+                yield from _Window(self, axis, b, spans[b]).placements()
 
 
-class _Line:
-    """One row or column of the search, as arrays indexed from ``start``."""
+class _Window:
+    """The cells of one row or column that a placement can use, free cells apart.
+
+    A placement holds an anchor and at most ``reach`` tiles, so it lies between
+    ``reach - 1`` cells before the first anchor and as many after the last; the
+    cells beyond the anchors are free. Free cell t comes with the old run
+    before it (``runs[t]``; ``runs[t + 1]`` follows it), the rack codes its
+    cross line takes and those it takes alone (with its neighbours in this line).
+    """
 
     def __init__(self, search: Search, axis: int, b: int, near: list[int]) -> None:
         self.search = search
-        self.axis = axis
-        # The first placed cell reaches an anchor over at most `size` free
-        # cells (a free cell just before an old tile is itself an anchor), and
-        # a run never exceeds six cells: this window holds every run we walk,
-        # with an empty or unreached cell at each end.
-        self.start = near[0] - search.size - QWIRKLE_LENGTH - 1
-        stop = near[-1] + 2 * QWIRKLE_LENGTH + 2
-        self.near = [a - self.start for a in near]
-        span = range(self.start, stop)
-        self.cells = [(a, b) for a in span] if axis == 0 else [(b, a) for a in span]
-        self.codes = [search.grid.get(cell) for cell in self.cells]
-        self.touching = [cell in search.near for cell in self.cells]
-        self.behind = _runs(self.codes)
-        self.ahead = [run[::-1] for run in _runs(self.codes[::-1])[::-1]]
-        self.crosses: list[int | None] = [None] * len(self.cells)
-
-    def cross(self, i: int) -> int:
-        """Returns the rack codes that the cross line at index ``i`` accepts."""
-        cross = self.crosses[i]
-        if cross is None:
-            cross = self.crosses[i] = self.search.cross(self.cells[i], 1 - self.axis)
-        return cross
+        self.row = axis == 0
+        line = search.lines[axis].get(b, _NO_LINE)
+        anchored = search.near
+        kinds = search.kinds
+        self.cells: list[Cell] = []
+        self.crosses: list[int] = []
+        self.touching: list[bool] = []
+        self.runs: list[Run] = []
+        add_cell = self.cells.append
+        add_cross = self.crosses.append
+        add_touching = self.touching.append
+        add_run = self.runs.append
+        mask = 0
+        shared = _ANY_ATTRIBUTE
+        count = 0
+        for a in range(near[0] - search.reach + 1, near[-1] + search.reach):
+            code = line.get(a)
+            if code is not None:
+                shared &= 0 if mask >> code & 1 else _TRAITS[code]
+                mask |= 1 << code
+                count += 1
+                continue
+            add_run((mask, shared, count))
+            mask = 0
+            shared = _ANY_ATTRIBUTE
+            count = 0
+            cell = (a, b) if self.row else (b, a)
+            add_cell(cell)
+            if cell in anchored:
+                add_touching(True)  # noqa: FBT003 (a list of flags)
+                add_cross(search.fitting(1 - axis, a, b))
+            else:
+                add_touching(False)  # noqa: FBT003
+                add_cross(kinds)
+        add_run((mask, shared, count))
+        runs = self.runs
+        self.alone = [
+            cross & _joined_fits(runs[t], runs[t + 1]) if touching else cross
+            for t, (cross, touching) in enumerate(
+                zip(self.crosses, self.touching, strict=True)
+            )
+        ]
 
     def placements(self) -> Iterator[tuple[Placement, ...]]:
-        """Yields the placements along this line, by first placed cell."""
-        firsts: set[int] = set()
-        for q in self.near:
-            # Every cell from the first placed cell to the first anchor is free
-            # and takes a rack tile of its cross line; these tiles share one
-            # colour or shape, so enough rack tiles must have it.
-            shared = _ANY_ATTRIBUTE
-            i = q
-            while q - i < self.search.size and self.codes[i] is None:
-                shared &= _attributes(self.cross(i))
-                if not shared & self.search.plenty[q - i + 1]:
+        """Yields the placements in this line, by first and then last placed cell."""
+        search = self.search
+        plenty = search.plenty
+        cells = self.cells
+        crosses = self.crosses
+        alone = self.alone
+        runs = self.runs
+        touches = self.touching
+        # A placement starting after the last anchor touches nothing.
+        starts = max(t for t, touching in enumerate(touches) if touching) + 1
+        for first in range(starts):
+            mask, shared, length = runs[first]
+            # Attributes that a code each placed cell accepts alone has.
+            allowed = _ANY_ATTRIBUTE
+            touching = False
+            for last in range(first, min(len(cells), first + search.size)):
+                allowed &= _attributes(alone[last])
+                after_mask, after_shared, after_count = runs[last + 1]
+                shared &= after_shared
+                length += 1
+                # Going further only adds tiles to the run: every test here
+                # only gets harder to pass.
+                if (
+                    not allowed & shared & plenty[last - first + 1]
+                    or mask & after_mask
+                    or length + after_count > QWIRKLE_LENGTH
+                ):
                     break
-                firsts.add(i)
-                i -= 1
-        for i in sorted(firsts):
-            yield from self._from(i)
-
-    def _from(self, i: int) -> Iterator[tuple[Placement, ...]]:
-        """Yields placements whose first placed cell has index ``i``."""
-        old = summary(self.behind[i])
-        length = len(self.behind[i])
-        free: list[Cell] = []
-        crosses: list[int] = []
-        options: list[int] = []
-        fits = -1
-        touching = False
-        while old is not None and length < QWIRKLE_LENGTH:
-            code = self.codes[i]
-            length += 1
-            if code is not None:
-                old = extended(old, code)
-                i += 1
-                continue
-            after = self.ahead[i]
-            line = summary(after, old) if after else old
-            if line is None or len(free) == self.search.size:
-                return
-            free.append(self.cells[i])
-            crosses.append(self.cross(i))
-            if fitting(line) != fits:
-                fits = fitting(line)
-                options = [cross & fits for cross in crosses]
-            else:
-                options.append(crosses[-1] & fits)
-            # Going further only adds old tiles to the run: options only shrink.
-            if not all(options) or length + len(after) > QWIRKLE_LENGTH:
-                return
-            touching = touching or self.touching[i]
-            # A lone tile lies in a row and a column: yield it for rows only.
-            if touching and (self.axis == 0 or len(free) > 1):
-                yield from _assign(self.search.lay, free, options, line)
-            i += 1
+                mask |= after_mask
+                length += after_count
+                fits = _OPEN[shared] & ~mask
+                options = [cross & fits for cross in crosses[first : last + 1]]
+                if not all(options):
+                    break
+                touching = touching or touches[last]
+                # A lone tile lies in a row and a column: yield it for rows only.
+                if touching and (self.row or last > first):
+                    yield from _assign(search, cells[first : last + 1], options, shared)
 
 
-def _runs(codes: list[int | None]) -> list[list[int]]:
-    """Returns, for each index, the codes of the old tiles just before it."""
-    runs: list[list[int]] = [[]]
-    for code in codes[:-1]:
-        runs.append([] if code is None else [*runs[-1], code])
-    return runs
+def _joined_fits(before: Run, after: Run) -> int:
+    """Returns the codes that fit between two old runs, joining them into one line."""
+    if before[0] & after[0]:
+        return 0
+    shared = before[1] & after[1]
+    return _OPEN[shared] & ~(before[0] | after[0]) if shared else 0
+
+
+def _plenty(kinds: int) -> list[int]:
+    """Returns, for each n, the attributes that at least n rack codes have."""
+    counts = [(kinds & having).bit_count() for having in _HAVING]
+    return [
+        sum(1 << a for a, count in enumerate(counts) if count >= n)
+        for n in range(QWIRKLE_LENGTH + 1)
+    ]
 
 
 def _assign(
-    lay: Callable[[int, Cell], Placement],
-    free: list[Cell],
-    options: list[int],
-    line: Line,
+    search: Search, free: list[Cell], options: list[int], shared: int
 ) -> Iterator[tuple[Placement, ...]]:
     """Yields every choice of one code per free cell keeping the main line valid."""
+    laid = [search.laid(cell) for cell in free]
     if len(free) == 1:
-        cell = free[0]
-        return ((lay(k, cell),) for k in range(len(_TILES)) if options[0] >> k & 1)
-    # Fill the most constrained cells first; the output stays in cell order.
-    order = sorted(range(len(free)), key=lambda i: options[i].bit_count())
-    chosen = [0] * len(free)
-
-    def extend(depth: int, line: Line) -> Iterator[tuple[Placement, ...]]:
-        if depth == len(order):
-            yield tuple(lay(k, c) for k, c in zip(chosen, free, strict=True))
-            return
-        i = order[depth]
-        left = options[i] & fitting(line)
-        while left:
-            low = left & -left
-            left ^= low
-            chosen[i] = low.bit_length() - 1
-            yield from extend(depth + 1, _added(line, chosen[i]))
-
-    return extend(0, line)
+        choices: Sequence[tuple[int, ...]] = [(code,) for code in _codes_of(options[0])]
+    else:
+        choices = _choices(tuple(options), shared)
+    for codes in choices:
+        placed = []
+        for on, cell, code in zip(laid, free, codes, strict=True):
+            placement = on.get(code)
+            if placement is None:
+                placement = on[code] = Placement(_TILES[code], cell[0], cell[1])
+            placed.append(placement)
+        yield tuple(placed)
