@@ -9,15 +9,17 @@ After the table's ``GameFinished`` it sends a final snapshot and ends with OK.
 New events come folded once for all the game's streams (``services.game_feed``),
 and each is converted once per kind of viewer (``shared_messages``): every
 spectator is sent the same message, each seat its own, so a stream's share of a
-move is being woken and sending.
+move is being woken and sending. With ``batch_events`` a stream sends the events
+ready at each wake-up as one item (also shared), so a move of several events
+costs it one message instead of one per event.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, TypeAlias
 from uuid import UUID
 
 import grpc
@@ -39,7 +41,13 @@ from services.api.errors import (
 )
 from services.api.mutations import caller
 from services.api.requests import parse_game_name
-from services.api.shared_messages import event_message, snapshot, snapshot_message
+from services.api.shared_messages import (
+    batch_messages,
+    event_batches,
+    event_messages,
+    snapshot,
+    snapshot_message,
+)
 from services.feed import Feed
 from services.game_feed import Entry, FeedClosedError, Listener, SlowConsumerError
 from services.games import GamesApp, game_not_found
@@ -49,6 +57,8 @@ from services.store import revision_not_found
 log = logging.getLogger(__name__)
 
 Response = game_service_pb2.StreamGameResponse
+# Turns the entries a stream is woken with into the items it sends.
+Items: TypeAlias = Callable[[Sequence[Entry], Viewer], Iterator[Response]]
 
 
 async def stream_game(
@@ -106,14 +116,24 @@ async def _stream(
         else:
             # Converted with the game as it is now: once it has finished, every
             # caller sees all of it (decision T5).
-            for message in await asyncio.to_thread(_events, record, backlog, viewer):
+            messages = await asyncio.to_thread(
+                _events, record, backlog, viewer, batch=request.batch_events
+            )
+            for message in messages:
                 yield message
-        async for item in _follow(listener, record, viewer, feed.heartbeat_seconds):
+        items = batch_messages if request.batch_events else event_messages
+        async for item in _follow(
+            listener, record, viewer, feed.heartbeat_seconds, items
+        ):
             yield item
 
 
 async def _follow(
-    listener: Listener, record: GameRecord, viewer: Viewer, heartbeat_seconds: float
+    listener: Listener,
+    record: GameRecord,
+    viewer: Viewer,
+    heartbeat_seconds: float,
+    items: Items,
 ) -> AsyncIterator[Response]:
     """Yields the new events after ``record`` until the game finishes, then it."""
     last: Entry | None = None
@@ -121,8 +141,8 @@ async def _follow(
         entries = await listener.next(heartbeat_seconds)
         if not entries:
             yield Response(heartbeat=game_service_pb2.Heartbeat(revision=listener.last))
-        for entry in entries:
-            yield event_message(entry, viewer)
+        for item in items(entries, viewer):
+            yield item
         if entries:
             last, record = entries[-1], entries[-1].record
     yield (snapshot(record, viewer) if last is None else snapshot_message(last, viewer))
@@ -148,9 +168,12 @@ def _load(
 
 
 def _events(
-    record: GameRecord, items: list[RecordedEvent], viewer: Viewer
+    record: GameRecord, items: list[RecordedEvent], viewer: Viewer, *, batch: bool
 ) -> list[Response]:
-    return [Response(event=event_to_proto(record, item, viewer)) for item in items]
+    events = [event_to_proto(record, item, viewer) for item in items]
+    if batch:
+        return event_batches(events)
+    return [Response(event=event) for event in events]
 
 
 def _finished(record: GameRecord) -> bool:

@@ -2,7 +2,8 @@
 
 A game's feed folds each event once for all its listeners, and each event is
 converted once per kind of viewer: spectators share one message, a seat gets
-its own private view and never a spectator's or another seat's.
+its own private view and never a spectator's or another seat's. The same holds
+for the batches a ``batch_events`` stream sends.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 from domain.common.seats import Seat, Spectator
 from infra.server import create_server, stop_server
 from infra.settings import Settings
-from services.api.shared_messages import event_message, snapshot_message
+from services.api.shared_messages import (
+    MAX_BATCH,
+    batch_messages,
+    event_message,
+    snapshot_message,
+)
 from services.feed import Feed
 from services.game_feed import Entry, GameFeed, Listener
 from services.games import GamesApp
@@ -44,13 +50,13 @@ def at(app: GamesApp, game_id: UUID, revision: int) -> GameRecord:
     return record
 
 
-def game_feed(app: GamesApp, game_id: UUID) -> GameFeed:
+def game_feed(app: GamesApp, game_id: UUID, size: int = 64) -> GameFeed:
     """Returns a game's feed that reads ``app``; the test offers its events."""
 
     async def read(game: UUID, after: int) -> list[RecordedEvent]:
         return app.recorded_events(game, gt=after)
 
-    return GameFeed(game_id, read, 64, lambda _: None)
+    return GameFeed(game_id, read, size, lambda _: None)
 
 
 async def entries_until(listener: Listener, revision: int) -> list[Entry]:
@@ -188,6 +194,73 @@ async def test_a_listener_left_behind_is_closed_and_the_others_go_on(
     assert game.listeners == {reading}
 
 
+async def test_a_batch_holds_the_ready_events_in_order_and_spectators_share_it(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens, 2)
+    game = game_feed(app, game_id)
+    first, second = game.listen(), game.listen()
+    first.start(at(app, game_id, 6))
+    second.start(at(app, game_id, 6))
+    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    mine, theirs = await first.next(WAIT), await second.next(WAIT)
+
+    (batch,) = batch_messages(mine, Spectator())
+    (same,) = batch_messages(theirs, Spectator())
+    assert batch is same
+    assert [e.revision for e in batch.events.events] == list(range(7, final + 1))
+    assert list(batch.events.events) == [
+        event_message(entry, Spectator()).event for entry in mine
+    ]
+
+
+async def test_a_seat_gets_its_own_batch_with_its_own_draws(app: GamesApp) -> None:
+    game_id, tokens = start_game(app)
+    play(app, game_id, tokens)
+    game = game_feed(app, game_id)
+    listener = game.listen()
+    listener.start(at(app, game_id, 6))
+    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    entries = await listener.next(WAIT)
+    drawer = drawn(list(entries)).item.event.seat
+
+    (watching,) = batch_messages(entries, Spectator())
+    (own,) = batch_messages(entries, Seat(drawer))
+    (other,) = batch_messages(entries, Seat(1 - drawer))
+    assert own is not watching
+    assert own is not other
+    assert (own,) == tuple(batch_messages(entries, Seat(drawer)))
+
+    def tiles(batch: game_service_pb2.StreamGameResponse) -> int:
+        return sum(len(e.qwirkle.tiles_drawn.tiles) for e in batch.events.events)
+
+    assert tiles(own) > 0
+    assert tiles(watching) == tiles(other) == 0
+
+
+async def test_batches_hold_at_most_100_events_cut_alike_for_every_stream(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = start_game(app)
+    final = play(app, game_id, tokens, 30)
+    assert final - 6 > MAX_BATCH
+    game = game_feed(app, game_id, size=256)
+    first, second = game.listen(), game.listen()
+    first.start(at(app, game_id, 6))
+    second.start(at(app, game_id, 6))
+    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    mine, theirs = await first.next(WAIT), await second.next(WAIT)
+
+    batches = list(batch_messages(mine, Spectator()))
+    sizes = [len(batch.events.events) for batch in batches]
+    assert sizes == [MAX_BATCH, final - 6 - MAX_BATCH]
+    revisions = [e.revision for batch in batches for e in batch.events.events]
+    assert revisions == list(range(7, final + 1))
+    shared = batch_messages(theirs, Spectator())
+    assert all(a is b for a, b in zip(batches, shared, strict=True))
+
+
 # --- through a real server in this process ---
 
 
@@ -235,3 +308,57 @@ async def test_streams_of_spectators_and_seats_each_get_what_they_may_see(
     mover = int(spectator.player.rsplit("/", 1)[1])
     assert len(seats[mover].tiles) == spectator.count
     assert not seats[1 - mover].tiles
+
+
+def events_of(items: list[game_service_pb2.StreamGameResponse]) -> list[Any]:
+    """Returns the events of a stream's items, whether one per item or batched."""
+    found: list[Any] = []
+    for item in items:
+        kind = item.WhichOneof("item")
+        if kind == "event":
+            found.append(item.event)
+        elif kind == "events":
+            found.extend(item.events.events)
+    return found
+
+
+async def read_until(
+    call: Any, revision: int
+) -> list[game_service_pb2.StreamGameResponse]:
+    """Returns a stream's items up to the one that holds ``revision``."""
+    items: list[game_service_pb2.StreamGameResponse] = []
+    while not (found := events_of(items)) or found[-1].revision < revision:
+        items.append(await read(call))
+    return items
+
+
+async def test_a_resumed_batching_stream_sends_what_a_per_event_stream_does(
+    app: GamesApp, stub: game_service_pb2_grpc.GameServiceAsyncStub
+) -> None:
+    game_id, tokens = start_game(app)
+    played = await asyncio.to_thread(play, app, game_id, tokens, 30)
+    metadata = (("authorization", f"Bearer {tokens[0]}"),)
+    calls = [
+        stub.StreamGame(
+            game_service_pb2.StreamGameRequest(
+                name=f"games/{game_id}", after_revision=3, batch_events=batch
+            ),
+            metadata=metadata,
+            timeout=WAIT,
+        )
+        for batch in (False, True)
+    ]
+    backlog = [await read_until(call, played) for call in calls]
+    final = await asyncio.to_thread(play, app, game_id, tokens, 2)
+    live = [await read_until(call, final) for call in calls]
+    for call in calls:
+        call.cancel()
+
+    one_each, batched = (events_of(b + n) for b, n in zip(backlog, live, strict=True))
+    assert [e.revision for e in one_each] == list(range(4, final + 1))
+    assert batched == one_each
+    assert {i.WhichOneof("item") for i in backlog[1] + live[1]} == {"events"}
+    assert [len(i.events.events) for i in backlog[1]] == [
+        MAX_BATCH,
+        played - 3 - MAX_BATCH,
+    ]
