@@ -5,7 +5,11 @@ notification log (PostgreSQL ``LISTEN/NOTIFY``, so moves committed by any server
 process arrive; the in-memory store wakes it in process). The SQLite store has
 no subscription: there the feed hears this process's own appends instead, through
 ``GamesApp.appended``. Either way events are handed to the asyncio loop with
-``call_soon_threadsafe`` and offered to the feed of their game.
+``call_soon_threadsafe`` and offered to the feed of their game. Events that
+arrive while the loop has not yet taken the previous ones (it is busy sending a
+move to its spectators) wait in one inbox and are offered together, so a move's
+events usually reach its streams at once and a batching stream sends them as
+one item rather than one per wake-up.
 
 Each game with open streams has one ``GameFeed`` (``services.game_feed``): the
 game is folded there once per new event and the streams share its entries. A
@@ -52,6 +56,10 @@ class Feed:
         self._thread: threading.Thread | None = None
         self._subscription: Subscription[ApplicationRecorder] | None = None
         self._lock = threading.Lock()
+        # Events posted by the feed thread, waiting for the loop to take them;
+        # a take is scheduled while ``_inbox`` is not empty.
+        self._inbox: dict[UUID, list[RecordedEvent]] = {}
+        self._inbox_lock = threading.Lock()
         self._stopped = threading.Event()
         self._closed = False
         self._position = 0  # the last notification handled
@@ -147,13 +155,21 @@ class Feed:
     def _post(self, game_id: UUID, batch: Batch) -> None:
         if self._loop is None or self._closed:
             return
-        with contextlib.suppress(RuntimeError):  # the loop has closed
-            self._loop.call_soon_threadsafe(self._deliver, game_id, batch)
+        with self._inbox_lock:
+            scheduled = bool(self._inbox)
+            self._inbox.setdefault(game_id, []).extend(batch)
+        if not scheduled:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                self._loop.call_soon_threadsafe(self._deliver)
 
-    def _deliver(self, game_id: UUID, batch: Batch) -> None:
-        game = self._games.get(game_id)
-        if game is not None:
-            game.offer(batch)
+    def _deliver(self) -> None:
+        """Offers everything posted so far to the feeds of its games."""
+        with self._inbox_lock:
+            inbox, self._inbox = self._inbox, {}
+        for game_id, events in inbox.items():
+            game = self._games.get(game_id)
+            if game is not None:
+                game.offer(tuple(events))
 
     def _forget(self, game: GameFeed) -> None:
         """Drops a game's feed once its last listener has gone."""
