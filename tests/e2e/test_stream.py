@@ -42,10 +42,13 @@ def servers(database: str) -> Iterator[tuple[Server, Server]]:
 
 
 def request(
-    name: str, after: int = 0, *, snapshot_first: bool = False
+    name: str, after: int = 0, *, snapshot_first: bool = False, batch: bool = False
 ) -> game_service_pb2.StreamGameRequest:
     return game_service_pb2.StreamGameRequest(
-        name=name, after_revision=after, snapshot_first=snapshot_first
+        name=name,
+        after_revision=after,
+        snapshot_first=snapshot_first,
+        batch_events=batch,
     )
 
 
@@ -62,9 +65,12 @@ class Watcher:
         name: str,
         token: str | None = None,
         resume_after: int = 0,
+        *,
+        batch: bool = False,
     ) -> None:
         self.stub, self.name, self.token = stub, name, token
         self.resume_after = resume_after
+        self.batch = batch
         self.calls: list[list[Item]] = []
         self.codes: list[grpc.StatusCode] = []
         self.live = threading.Event()
@@ -78,7 +84,7 @@ class Watcher:
                 items: list[Item] = []
                 self.calls.append(items)
                 call = self.stub.StreamGame(
-                    request(self.name, after),
+                    request(self.name, after, batch=self.batch),
                     metadata=auth(self.token) if self.token else None,
                     timeout=DEADLINE,
                 )
@@ -105,6 +111,17 @@ class Watcher:
 
 def revisions(items: list[Item]) -> list[int]:
     return [item.event.revision for item in items if item.HasField("event")]
+
+
+def events_of(items: list[Item]) -> list[event_pb2.GameEvent]:
+    """Returns the events of a stream's items, one per item or batched."""
+    found: list[event_pb2.GameEvent] = []
+    for item in items:
+        if item.HasField("event"):
+            found.append(item.event)
+        elif item.HasField("events"):
+            found.extend(item.events.events)
+    return found
 
 
 def tiles_of_others(event: event_pb2.GameEvent, name: str, seat: int) -> int:
@@ -189,6 +206,47 @@ def test_watchers_on_one_server_see_a_game_played_on_another(
         items = list(watched.stub.StreamGame(late, timeout=10))
         assert [item.WhichOneof("item") for item in items] == ["snapshot"]
         assert items[0].snapshot.state == game_pb2.GAME_STATE_FINISHED
+
+
+def test_batched_and_per_event_streams_carry_the_same_events_in_order(
+    servers: tuple[Server, Server],
+) -> None:
+    watched, played = servers
+    created = create_qwirkle(played.stub, "Ana")
+    name = created.game.name
+    joined = played.stub.JoinGame(
+        game_service_pb2.JoinGameRequest(name=name, display_name="Ben"), timeout=10
+    )
+    tokens = [created.seat_token, joined.seat_token]
+    watchers = {
+        (token, batch): Watcher(watched.stub, name, token, batch=batch)
+        for token in (None, tokens[1])
+        for batch in (False, True)
+    }
+    for watcher in watchers.values():
+        assert watcher.live.wait(10)
+    played.stub.StartGame(
+        game_service_pb2.StartGameRequest(name=name),
+        metadata=auth(tokens[0]),
+        timeout=10,
+    )
+    play(played.stub, name, tokens, random.Random(8).choice)
+    final = get(played.stub, name)
+
+    seen = {key: watcher.finish() for key, watcher in watchers.items()}
+    assert all(w.codes == [grpc.StatusCode.OK] for w in watchers.values())
+    for token in (None, tokens[1]):
+        one_each, batched = seen[token, False], seen[token, True]
+        assert [e.revision for e in events_of(one_each)] == list(
+            range(1, final.revision + 1)
+        )
+        assert events_of(batched) == events_of(one_each)
+        kinds = {item.WhichOneof("item") for item in batched}
+        assert kinds <= {"events", "heartbeat", "snapshot"}
+        assert all(0 < len(i.events.events) <= 100 for i in batched if i.events.events)
+        assert batched[-1] == one_each[-1]  # the same final snapshot
+        assert batched[-1].snapshot.state == game_pb2.GAME_STATE_FINISHED
+    assert events_of(seen[None, True]) != events_of(seen[tokens[1], True])
 
 
 def test_a_snapshot_first_stream_shows_the_seat_then_follows_the_table(
