@@ -9,8 +9,11 @@ arrival of that move's last event. Spectators and the mover share this process
 * one game followed by ``--spectators`` streams (default 1,000);
 * ``--games`` games (default 100) followed by ``--per-game`` streams each (10).
 
-It prints latency p50/p99/max and the server's resident memory per open
-stream, and drops the schema it created. Run it with ``make bench-fanout``.
+Each runs in two modes: ``event``, one stream item per event (the default), and
+``batch``, streams that ask for ``batch_events`` and get the events ready at
+once in one item. It prints latency p50/p99/max, the items a spectator got per
+move, and the server's resident memory per open stream, and drops the schema it
+created. Run it with ``make bench-fanout``.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class Table:
     tokens: list[str]
     answered: dict[int, float] = field(default_factory=dict)  # revision -> time
     arrived: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    items: int = 0  # stream items that carried events, over all its spectators
 
 
 def start_server(
@@ -134,17 +138,26 @@ async def follow(
     stub: game_service_pb2_grpc.GameServiceAsyncStub,
     table: Table,
     opened: asyncio.Event,
+    *,
+    batch: bool,
 ) -> None:
     """Follows a game's stream, noting when each revision arrives."""
     call = stub.StreamGame(
-        game_service_pb2.StreamGameRequest(name=table.name, snapshot_first=True)
+        game_service_pb2.StreamGameRequest(
+            name=table.name, snapshot_first=True, batch_events=batch
+        )
     )
     try:
         async for item in call:
-            if item.HasField("snapshot"):
+            kind = item.WhichOneof("item")
+            if kind == "snapshot":
                 opened.set()
-            elif item.HasField("event"):
-                table.arrived[item.event.revision].append(time.perf_counter())
+            elif kind in ("event", "events"):
+                now = time.perf_counter()
+                table.items += 1
+                events = [item.event] if kind == "event" else item.events.events
+                for event in events:
+                    table.arrived[event.revision].append(now)
     except grpc.aio.AioRpcError as error:
         if error.code() != grpc.StatusCode.CANCELLED:
             raise
@@ -170,7 +183,7 @@ async def arrivals(tables: list[Table], per_game: int) -> None:
 
 
 async def scenario(
-    address: str, pid: int, games: int, per_game: int, moves: int
+    address: str, pid: int, games: int, per_game: int, moves: int, *, batch: bool
 ) -> dict[str, float]:
     """Runs one scenario; returns its figures."""
     streams = games * per_game
@@ -184,7 +197,9 @@ async def scenario(
     before = rss_kib(pid)
     opened = [asyncio.Event() for _ in range(streams)]
     followers = [
-        asyncio.create_task(follow(stubs[i % len(stubs)], tables[i % games], opened[i]))
+        asyncio.create_task(
+            follow(stubs[i % len(stubs)], tables[i % games], opened[i], batch=batch)
+        )
         for i in range(streams)
     ]
     await asyncio.gather(*(event.wait() for event in opened))
@@ -213,6 +228,7 @@ async def scenario(
         "p50": statistics.median(ordered),
         "p99": ordered[int(0.99 * (len(ordered) - 1))],
         "max": ordered[-1],
+        "items_per_move": sum(table.items for table in tables) / expected,
         "kib_per_stream": (after - before) / streams,
     }
 
@@ -231,20 +247,26 @@ def main() -> None:
     try:
         print(f"# spectator fan-out, server pid {server.pid}, {os.cpu_count()} cores")
         print(
-            f"{'scenario':<22}{'streams':>8}{'delivered':>10}{'missing':>8}"
-            f"{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'KiB/stream':>11}"
+            f"{'scenario':<22}{'mode':<7}{'streams':>8}{'delivered':>10}"
+            f"{'missing':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+            f"{'items/move':>11}{'KiB/stream':>11}"
         )
         for label, games, per_game, moves in (
             (f"1 game x {args.spectators}", 1, args.spectators, args.moves),
             (f"{args.games} games x {args.per_game}", args.games, args.per_game, 2),
         ):
-            result = asyncio.run(scenario(address, server.pid, games, per_game, moves))
-            print(
-                f"{label:<22}{result['streams']:>8.0f}{result['deliveries']:>10.0f}"
-                f"{result['missing']:>8.0f}{result['p50']:>9.2f}{result['p99']:>9.2f}"
-                f"{result['max']:>9.2f}{result['kib_per_stream']:>11.1f}",
-                flush=True,
-            )
+            for mode, batch in (("event", False), ("batch", True)):
+                result = asyncio.run(
+                    scenario(address, server.pid, games, per_game, moves, batch=batch)
+                )
+                print(
+                    f"{label:<22}{mode:<7}{result['streams']:>8.0f}"
+                    f"{result['deliveries']:>10.0f}{result['missing']:>8.0f}"
+                    f"{result['p50']:>9.2f}{result['p99']:>9.2f}{result['max']:>9.2f}"
+                    f"{result['items_per_move']:>11.2f}"
+                    f"{result['kib_per_stream']:>11.1f}",
+                    flush=True,
+                )
     finally:
         server.terminate()
         server.wait(timeout=30)
