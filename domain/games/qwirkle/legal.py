@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
 
 from domain.games.qwirkle.model import (
     Cell,
@@ -75,9 +76,22 @@ def exchanges_for(rack: Sequence[Tile], bag_size: int) -> Iterator[tuple[Tile, .
     """Yields every distinct multiset of 1 to min(rack, bag) rack tiles (D5)."""
     counts = Counter(rack)
     kinds = sorted(counts, key=tile_key)
-    for taken in itertools.product(*(range(counts[t] + 1) for t in kinds)):
-        if 1 <= sum(taken) <= bag_size:
-            yield tuple(t for t, n in zip(kinds, taken, strict=True) for _ in range(n))
+    for taken in _exchange_indices(tuple(counts[t] for t in kinds)):
+        if len(taken) <= bag_size:
+            yield tuple(map(kinds.__getitem__, taken))
+
+
+@cache
+def _exchange_indices(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Returns the multisets of 1 or more kinds held ``counts`` times, as indices.
+
+    Racks have few count patterns (six tiles at most), so every turn reuses one.
+    """
+    return tuple(
+        tuple(i for i, n in enumerate(taken) for _ in range(n))
+        for taken in itertools.product(*(range(count + 1) for count in counts))
+        if sum(taken)
+    )
 
 
 def can_place(board: Mapping[Cell, Tile], rack: Sequence[Tile]) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from operator import getitem
 
 from domain.games.qwirkle.model import (
     QWIRKLE_LENGTH,
@@ -132,6 +133,18 @@ _NO_TILES: Run = (0, _ANY_ATTRIBUTE, 0)
 _NO_LINE: dict[int, int] = {}
 
 
+class _Laid(dict[int, Placement]):
+    """The placements of one cell by code, each made when first asked for."""
+
+    def __init__(self, cell: Cell) -> None:
+        super().__init__()
+        self.cell = cell
+
+    def __missing__(self, code: int) -> Placement:
+        placement = self[code] = Placement(_TILES[code], *self.cell)
+        return placement
+
+
 class Search:
     """One position's search: the grid as rows and columns of codes, and the rack."""
 
@@ -158,7 +171,7 @@ class Search:
         self.plenty = _plenty(self.kinds)
         # No placement lays more tiles than rack tiles share an attribute.
         self.reach = max(n for n, shared in enumerate(self.plenty) if shared)
-        self._laid: dict[Cell, dict[int, Placement]] = {}
+        self._laid: dict[Cell, _Laid] = {}
 
     def fitting(self, axis: int, b: int, a: int) -> int:
         """Returns the rack codes the old tiles around position ``a`` of a line take.
@@ -181,11 +194,11 @@ class Search:
                 i += step
         return self.kinds & _OPEN[shared] & ~mask if shared else 0
 
-    def laid(self, cell: Cell) -> dict[int, Placement]:
-        """Returns the placements made so far on ``cell``, by code, shared by all."""
+    def laid(self, cell: Cell) -> _Laid:
+        """Returns the placements on ``cell`` by code, made once and shared by all."""
         found = self._laid.get(cell)
         if found is None:
-            found = self._laid[cell] = {}
+            found = self._laid[cell] = _Laid(cell)
         return found
 
     def can_place(self) -> bool:
@@ -323,16 +336,10 @@ def _assign(
     search: Search, free: list[Cell], options: list[int], shared: int
 ) -> Iterator[tuple[Placement, ...]]:
     """Yields every choice of one code per free cell keeping the main line valid."""
-    laid = [search.laid(cell) for cell in free]
     if len(free) == 1:
-        choices: Sequence[tuple[int, ...]] = [(code,) for code in _codes_of(options[0])]
-    else:
-        choices = _choices(tuple(options), shared)
-    for codes in choices:
-        placed = []
-        for on, cell, code in zip(laid, free, codes, strict=True):
-            placement = on.get(code)
-            if placement is None:
-                placement = on[code] = Placement(_TILES[code], cell[0], cell[1])
-            placed.append(placement)
-        yield tuple(placed)
+        laid = search.laid(free[0])
+        return ((laid[code],) for code in _codes_of(options[0]))
+    on = [search.laid(cell) for cell in free]
+    return (
+        tuple(map(getitem, on, codes)) for codes in _choices(tuple(options), shared)
+    )
