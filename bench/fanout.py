@@ -2,9 +2,14 @@
 
 Starts a real ``tabletop serve`` on PostgreSQL, opens the spectators' streams
 (each first receives its snapshot, so it is open), then plays Qwirkle moves and
-records, for every spectator, the time from the SubmitMove response to the
-arrival of that move's last event. Spectators and the mover share this process
-(the load generator is included in the figures). Two scenarios:
+records, for every spectator, the time from the recording of a move's last event
+(its ``create_time``, taken by the server as it decides the move, before the
+commit) to that event's arrival, on the machine's wall clock. Spectators and the
+mover share this process (the load generator is included in the figures). The
+SubmitMove reply is no reference: the server may send a move to the spectators
+before it answers the mover, and this process may handle its spectators'
+messages before the reply, so deliveries seemed to precede their moves. Two
+scenarios:
 
 * one game followed by ``--spectators`` streams (default 1,000);
 * ``--games`` games (default 100) followed by ``--per-game`` streams each (10).
@@ -49,7 +54,8 @@ class Table:
 
     name: str
     tokens: list[str]
-    answered: dict[int, float] = field(default_factory=dict)  # revision -> time
+    # The revision of each move's last event -> when the server recorded it.
+    answered: dict[int, float] = field(default_factory=dict)
     arrived: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     items: int = 0  # stream items that carried events, over all its spectators
 
@@ -131,7 +137,8 @@ async def play_one(
         game_service_pb2.SubmitMoveRequest(name=table.name, move=moves.moves[0]),
         metadata=auth(token),
     )
-    table.answered[reply.game.revision] = time.perf_counter()
+    recorded = reply.events[-1].create_time
+    table.answered[reply.game.revision] = recorded.seconds + recorded.nanos / 1e9
 
 
 async def follow(
@@ -153,7 +160,7 @@ async def follow(
             if kind == "snapshot":
                 opened.set()
             elif kind in ("event", "events"):
-                now = time.perf_counter()
+                now = time.time()
                 table.items += 1
                 events = [item.event] if kind == "event" else item.events.events
                 for event in events:
