@@ -11,9 +11,12 @@ median time of
   memory, as in a process that has just started), snapshots present;
 * ``cold mid``: the same for the game at half its length, as ``GetGameRevision``
   builds it (which loads the latest game first);
+* ``cold worst``: the same for the revision just below a multiple of 100 (or
+  the one before the latest in a short game): the most events folded after the
+  nearest stored fold;
 * ``warm``: loading a game this store keeps, which reads only what was stored
   since (nothing, here) - what a command pays;
-* ``warm mid``: the game at half its length, by the store that built it;
+* ``warm mid`` and ``warm worst``: those revisions, by the store that built it;
 * ``move`` and ``x100 move``: a command that stores events (a cue or an undo)
   while the game is grown, when it does not and when it does cross a multiple
   of 100 revisions (where a snapshot is written).
@@ -156,12 +159,17 @@ def measure(
 ) -> dict[str, float]:
     """Returns the load times of one game, by name, in milliseconds."""
     middle = reached // 2
+    # The revision with the most events after the fold below it.
+    worst = (reached - 1) // CHECKPOINT_EVERY * CHECKPOINT_EVERY - 1
+    worst = worst if worst > 0 else reached - 1
     return {
         "fold": median_ms(lambda: fold(game_id, app.recorded_events(game_id)), repeat),
         "cold": cold_ms(database, game_id, None, repeat),
         "cold mid": cold_ms(database, game_id, middle, repeat),
+        "cold worst": cold_ms(database, game_id, worst, repeat),
         "warm": median_ms(lambda: app.get_game(game_id), repeat),
         "warm mid": median_ms(lambda: app.get_game(game_id, revision=middle), repeat),
+        "warm worst": median_ms(lambda: app.get_game(game_id, revision=worst), repeat),
     }
 
 
@@ -181,7 +189,17 @@ def main() -> None:
     app = create_app(Settings(database=database))
     print(f"# game length on {database.split('@')[-1]}; medians of {args.repeat}")
     print("# load times, then commands while growing, in ms")
-    columns = ("fold", "cold", "cold mid", "warm", "warm mid", "move", "x100 move")
+    columns = (
+        "fold",
+        "cold",
+        "cold mid",
+        "cold worst",
+        "warm",
+        "warm mid",
+        "warm worst",
+        "move",
+        "x100 move",
+    )
     print(f"{'events':>8}{'build s':>9}" + "".join(f"{c:>11}" for c in columns))
     for length in args.lengths:
         begin = time.perf_counter()
