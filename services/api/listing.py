@@ -9,6 +9,7 @@ from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from tabletop.v1 import game_pb2
 
 from services.api.errors import ApiError, FieldViolation, bad_request
+from services.api.requests import MAX_FILTER
 
 _CLAUSE = re.compile(r"^\s*(game_type|state)\s*=\s*\"?([A-Za-z_]+)\"?\s*$")
 _AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
@@ -29,7 +30,13 @@ class GameFilter:
 
 
 def parse_filter(text: str) -> GameFilter:
-    """Returns the filter a ``ListGames`` request asks for."""
+    """Returns the filter a ``ListGames`` request asks for.
+
+    Its length is checked first: the refusal quotes the clause it cannot read,
+    and an unbounded quote would make the error itself too large to deliver.
+    """
+    if len(text) > MAX_FILTER:
+        raise _invalid(f"it is longer than {MAX_FILTER} characters")
     if not text.strip():
         return GameFilter()
     game_type = state = 0

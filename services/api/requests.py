@@ -17,6 +17,11 @@ from services.api.errors import ApiError, FieldViolation, bad_request
 
 _GAME_PREFIX = "games/"
 MAX_REQUEST_ID = 100
+# A page token this server issues holds a listing's kind, position, revision
+# and query (a game name or a filter of at most MAX_FILTER characters): well
+# under this, so anything longer is not ours and is refused before decoding.
+MAX_PAGE_TOKEN = 1000
+MAX_FILTER = 200
 _REVISION_NAME = re.compile(
     r"games/(?P<game>[^/]+)/revisions/(?P<revision>[1-9][0-9]{0,18})"
 )
@@ -109,6 +114,8 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
     """
     if not text:
         return None
+    if len(text) > MAX_PAGE_TOKEN:
+        raise _foreign_page_token()
     try:
         padded = text + "=" * (-len(text) % 4)
         data: Any = json.loads(base64.urlsafe_b64decode(padded))
@@ -121,14 +128,18 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
         or token.query != query
         or token.position < 0
     ):
-        raise ApiError(
-            bad_request(
-                "INVALID_PAGE_TOKEN",
-                "page_token does not belong to this listing; start again without it.",
-                [FieldViolation("page_token", "not a token of this listing")],
-            )
-        )
+        raise _foreign_page_token()
     return token
+
+
+def _foreign_page_token() -> ApiError:
+    return ApiError(
+        bad_request(
+            "INVALID_PAGE_TOKEN",
+            "page_token does not belong to this listing; start again without it.",
+            [FieldViolation("page_token", "not a token of this listing")],
+        )
+    )
 
 
 def identify(request: Message, method: str, token: str | None) -> tuple[str, str]:

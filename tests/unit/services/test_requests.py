@@ -17,6 +17,8 @@ from services.api.auth import bearer_token
 from services.api.errors import DOMAIN, ApiError
 from services.api.listing import GameFilter, parse_filter
 from services.api.requests import (
+    MAX_FILTER,
+    MAX_PAGE_TOKEN,
     PageToken,
     decode_page_token,
     encode_page_token,
@@ -205,6 +207,12 @@ def test_a_page_token_with_a_negative_position_is_refused() -> None:
     assert_refused(error, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN")
 
 
+def test_a_page_token_longer_than_any_the_server_issues_is_refused() -> None:
+    text = b64(["games", 0, "x" * MAX_PAGE_TOKEN, 0])
+    error = api_error(lambda: decode_page_token(text, "games", "x" * MAX_PAGE_TOKEN))
+    assert_refused(error, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN")
+
+
 # --- parse_filter ---
 
 
@@ -306,6 +314,21 @@ def test_a_field_repeated_in_a_filter_is_invalid(text: str) -> None:
     # games the filter excludes.
     error = api_error(lambda: parse_filter(text))
     assert_refused(error, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_FILTER")
+
+
+def test_an_overlong_filter_is_refused_without_quoting_it() -> None:
+    # Found by fuzzing: quoting a 200 000-character clause made the error
+    # larger than the client's metadata limit, so it never arrived as such.
+    text = "x" * (MAX_FILTER + 1)
+    error = api_error(lambda: parse_filter(text))
+    assert_refused(error, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_FILTER")
+    assert text not in error.status.details
+    assert len(error.status.details) < 200
+
+
+def test_a_filter_of_the_maximum_length_is_read() -> None:
+    text = "game_type = QWIRKLE" + " " * (MAX_FILTER - len("game_type = QWIRKLE"))
+    assert parse_filter(text) == GameFilter(game_type=QWIRKLE)
 
 
 def test_an_unknown_value_error_lists_the_known_values() -> None:
