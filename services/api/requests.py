@@ -22,6 +22,9 @@ MAX_REQUEST_ID = 100
 # under this, so anything longer is not ours and is refused before decoding.
 MAX_PAGE_TOKEN = 1000
 MAX_FILTER = 200
+# Positions are row numbers and list offsets; far above any real one, yet low
+# enough that adding a page size stays within int64 and ``sys.maxsize``.
+_MAX_POSITION = 2**62
 _REVISION_NAME = re.compile(
     r"games/(?P<game>[^/]+)/revisions/(?P<revision>[1-9][0-9]{0,18})"
 )
@@ -126,7 +129,7 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
         token is None
         or token.kind != kind
         or token.query != query
-        or token.position < 0
+        or not 0 <= token.position <= _MAX_POSITION
     ):
         raise _foreign_page_token()
     return token

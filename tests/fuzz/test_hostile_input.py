@@ -337,6 +337,7 @@ def hostile_value(draw: st.DrawFn, world: World, request: Message, key: str) -> 
     """Returns a hostile replacement for one field of a valid request."""
     descriptor = cast("FieldDescriptor", request.DESCRIPTOR.fields_by_name[key])
     name = str(getattr(request, "name", "") or getattr(request, "parent", ""))
+    revision = world.game(name).revision if name.count("/") == 1 else 0
     options: list[st.SearchStrategy[Any]] = [field_values(descriptor, 3)]
     if descriptor.type == descriptor.TYPE_STRING:
         options += [TEXT, HUGE_TEXT]
@@ -345,7 +346,13 @@ def hostile_value(draw: st.DrawFn, world: World, request: Message, key: str) -> 
     if key == "page_token":
         kinds = st.sampled_from(["games", "legal-moves", "events", "x"])
         options.append(
-            st.builds(_token, kinds, HUGE_INT | st.integers(), st.just(name), HUGE_INT)
+            st.builds(
+                _token,
+                kinds,
+                HUGE_INT | st.integers(),
+                st.just(name),
+                st.sampled_from([revision, *_EXTREMES]),
+            )
         )
     if key == "name" and name:
         options.append(

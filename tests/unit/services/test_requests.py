@@ -207,6 +207,19 @@ def test_a_page_token_with_a_negative_position_is_refused() -> None:
     assert_refused(error, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN")
 
 
+@pytest.mark.parametrize("position", [2**62 + 1, 2**63 - 1, 10**30])
+def test_a_page_token_with_a_position_past_any_listing_is_refused(
+    position: int,
+) -> None:
+    # ListLegalMoves slices moves from the position: past sys.maxsize that
+    # raised ValueError, an INTERNAL error, instead of refusing the token.
+    text = b64(["legal-moves", position, f"games/{GAME_ID}", 0])
+    error = api_error(
+        lambda: decode_page_token(text, "legal-moves", f"games/{GAME_ID}")
+    )
+    assert_refused(error, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN")
+
+
 def test_a_page_token_longer_than_any_the_server_issues_is_refused() -> None:
     text = b64(["games", 0, "x" * MAX_PAGE_TOKEN, 0])
     error = api_error(lambda: decode_page_token(text, "games", "x" * MAX_PAGE_TOKEN))
