@@ -229,6 +229,8 @@ class GameStore(Application[UUID]):
         the database what is newer: if another process moved meanwhile, the
         append collides with its events and the command is decided again on
         the latest game, and a refusal is only ever given from the latest game.
+        That includes a pinned command losing the append: when the game it
+        lost to already holds its request id, the retry gets the first answer.
         """
         revision = 0
         fresh = False
@@ -259,6 +261,10 @@ class GameStore(Application[UUID]):
                 fresh = True
                 if call.expected_revision:
                     latest = self.get_game(game_id)
+                    if latest is not None and call.request_id in latest.requests:
+                        # The collision was this request's own earlier attempt,
+                        # stored (through another process) without an answer.
+                        return self._applied_again(latest, call)
                     return _stale("CONCURRENT_UPDATE", latest.revision if latest else 0)
         return _stale("CONCURRENT_UPDATE", revision)
 

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.e2e
 def test_clients_retrying_through_another_server_lose_and_repeat_nothing(
     postgres_url: str,
 ) -> None:
-    figures = crash_run(postgres_url, clients=6, turns=12, kill_after=30)
+    figures = crash_run(
+        postgres_url, clients=6, turns=12, kill_after=30, lose_replies=0.3
+    )
     verdict = figures.verdict
     assert not figures.errors, figures.errors
     assert verdict.problems == [], figures.summary()
