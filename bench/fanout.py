@@ -250,7 +250,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="per game")
     args = parser.parse_args()
     database = args.database or default_database()
-    server, address = start_server(database)
+    # A thousand spectators on one address would be rate limited; this
+    # measures the feed, not the limiter.
+    server, address = start_server(database, "--rate-limit", "0")
     try:
         print(f"# spectator fan-out, server pid {server.pid}, {os.cpu_count()} cores")
         print(

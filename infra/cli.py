@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from infra.settings import (
     Settings,
     SettingsError,
+    burst,
     check_processes,
     count,
+    rate,
     read_token_file,
     seconds,
 )
@@ -83,6 +85,23 @@ def build_parser() -> argparse.ArgumentParser:
         "core (env TABLETOP_PROCESSES, default %(default)s)",
     )
     serve.add_argument(
+        "--rate-limit",
+        type=rate,
+        default=defaults.rate_limit,
+        metavar="PER_SECOND",
+        help="calls a second allowed per seat token, operator token or (calls "
+        "without one) client address; 0 turns limiting off "
+        "(env TABLETOP_RATE_LIMIT, default %(default)g)",
+    )
+    serve.add_argument(
+        "--rate-burst",
+        type=burst,
+        default=defaults.rate_burst,
+        metavar="N",
+        help="calls allowed at once above that rate; 0 turns limiting off "
+        "(env TABLETOP_RATE_BURST, default %(default)s)",
+    )
+    serve.add_argument(
         "--operator-token-file",
         metavar="PATH",
         help="file holding the operator credential of GameAuditService (env "
@@ -150,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             heartbeat_seconds=args.heartbeat_seconds,
             workers=args.workers,
             processes=args.processes,
+            rate_limit=args.rate_limit,
+            rate_burst=args.rate_burst,
             operator_token=operator_token,
         )
         check_processes(settings)

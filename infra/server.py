@@ -28,6 +28,7 @@ from tabletop.v1 import (
 from infra.settings import Settings, describe, persistence_env
 from services.api.audit_servicer import GameAuditServicer
 from services.api.game_servicer import GameServicer
+from services.api.limits import RateLimiter, RateLimitInterceptor
 from services.feed import Feed
 from services.games import GamesApp
 
@@ -88,7 +89,14 @@ async def create_server(
     # Only server processes of one group share a port (infra/processes.py);
     # otherwise a second server on a taken port fails instead of sharing it.
     reuse_port = ("grpc.so_reuseport", int(settings.processes > 1))
-    server = grpc.aio.server(options=(*SERVER_OPTIONS, reuse_port))
+    interceptors = (
+        [RateLimitInterceptor(RateLimiter(settings.rate_limit, settings.rate_burst))]
+        if settings.rate_limited
+        else []
+    )
+    server = grpc.aio.server(
+        options=(*SERVER_OPTIONS, reuse_port), interceptors=interceptors
+    )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(app, feed), server
     )

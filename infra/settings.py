@@ -18,6 +18,10 @@ DEFAULT_LISTEN = "127.0.0.1:50051"
 DEFAULT_DATABASE = "sqlite:///var/tabletop.sqlite3"
 DEFAULT_HEARTBEAT_SECONDS = 20.0
 DEFAULT_WORKERS = 32
+# Calls a second per seat token, operator or (without a token) client address,
+# and the burst allowed above it: see decision T15 in docs/decisions.md.
+DEFAULT_RATE_LIMIT = 200.0
+DEFAULT_RATE_BURST = 400
 
 
 class SettingsError(ValueError):
@@ -38,6 +42,9 @@ class Settings:
     workers: int = DEFAULT_WORKERS
     # Server processes sharing the port and the database (infra/processes.py).
     processes: int = 1
+    # Token bucket per caller (services/api/limits.py); 0 in either turns it off.
+    rate_limit: float = DEFAULT_RATE_LIMIT
+    rate_burst: int = DEFAULT_RATE_BURST
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -58,7 +65,18 @@ class Settings:
             operator_token=environ.get("TABLETOP_OPERATOR_TOKEN", "").strip() or None,
             workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
             processes=count(environ.get("TABLETOP_PROCESSES", "1")),
+            rate_limit=rate(
+                environ.get("TABLETOP_RATE_LIMIT", f"{DEFAULT_RATE_LIMIT:g}")
+            ),
+            rate_burst=burst(
+                environ.get("TABLETOP_RATE_BURST", str(DEFAULT_RATE_BURST))
+            ),
         )
+
+    @property
+    def rate_limited(self) -> bool:
+        """Whether calls are rate limited at all."""
+        return self.rate_limit > 0 and self.rate_burst > 0
 
 
 def persistence_env(database: str) -> dict[str, str]:
@@ -154,6 +172,30 @@ def count(value: str) -> int:
         number = 0
     if not 1 <= number <= 1_000:  # noqa: PLR2004 (the documented range)
         msg = f"expected a whole number from 1 to 1000, got {value!r}"
+        raise SettingsError(msg)
+    return number
+
+
+def rate(value: str) -> float:
+    """Returns calls per second, 0 (no limit) or more, or refuses the setting."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not 0 <= number < float("inf"):
+        msg = f"expected a number of calls per second, 0 or more, got {value!r}"
+        raise SettingsError(msg)
+    return number
+
+
+def burst(value: str) -> int:
+    """Returns a whole number of calls, 0 (no limit) or more, or refuses it."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        msg = f"expected a whole number of calls, 0 or more, got {value!r}"
         raise SettingsError(msg)
     return number
 

@@ -124,6 +124,23 @@ def resource_exhausted(reason: str, message: str) -> grpc.Status:
     return _status(code_pb2.RESOURCE_EXHAUSTED, message, [_error_info(reason, {})])
 
 
+def rate_limited(
+    message: str, retry_after_seconds: float, metadata: Mapping[str, str]
+) -> grpc.Status:
+    """Returns the ``RESOURCE_EXHAUSTED`` status of a call over its rate limit.
+
+    ``RetryInfo`` says when a call will be accepted again, so a client backs
+    off exactly as long as needed instead of guessing.
+    """
+    whole = int(retry_after_seconds)
+    delay = duration_pb2.Duration(
+        seconds=whole, nanos=round((retry_after_seconds - whole) * 1e9)
+    )
+    retry = error_details_pb2.RetryInfo(retry_delay=delay)
+    details = [_error_info("RATE_LIMITED", metadata), _pack(retry)]
+    return _status(code_pb2.RESOURCE_EXHAUSTED, message, details)
+
+
 def internal() -> grpc.Status:
     """Returns the ``INTERNAL`` status for a bug; it reveals nothing internal."""
     message = "The server failed to handle the request; it has been logged."

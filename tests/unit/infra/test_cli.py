@@ -50,3 +50,43 @@ def test_several_processes_need_a_shared_database(
 def test_a_process_count_out_of_range_is_refused() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--processes", "0"])
+
+
+def test_rate_limits_are_options_with_defaults_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TABLETOP_RATE_LIMIT", "5")
+    monkeypatch.setenv("TABLETOP_RATE_BURST", "9")
+    args = build_parser().parse_args(["serve"])
+    assert (args.rate_limit, args.rate_burst) == (5.0, 9)
+    args = build_parser().parse_args(
+        ["serve", "--rate-limit", "0.5", "--rate-burst", "0"]
+    )
+    assert (args.rate_limit, args.rate_burst) == (0.5, 0)
+
+
+def test_serve_help_documents_the_rate_limits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    assert "--rate-limit PER_SECOND" in out
+    assert "--rate-burst N" in out
+    assert "TABLETOP_RATE_LIMIT" in out
+
+
+@pytest.mark.parametrize(
+    "option", [["--rate-limit", "-1"], ["--rate-burst", "1.5"], ["--rate-limit", "x"]]
+)
+def test_a_rate_limit_out_of_range_is_refused(option: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", *option])
+
+
+def test_a_bad_rate_limit_in_the_environment_exits_with_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TABLETOP_RATE_LIMIT", "lots")
+    assert main(["serve"]) == 2
+    assert "calls per second" in capsys.readouterr().err

@@ -9,6 +9,8 @@ import pytest
 from infra.settings import (
     DEFAULT_DATABASE,
     DEFAULT_LISTEN,
+    DEFAULT_RATE_BURST,
+    DEFAULT_RATE_LIMIT,
     DEFAULT_WORKERS,
     Settings,
     SettingsError,
@@ -213,3 +215,41 @@ def test_a_worker_count_out_of_range_is_a_settings_error(value: str) -> None:
 def test_the_server_processes_come_from_the_environment() -> None:
     assert Settings.from_env({}).processes == 1
     assert Settings.from_env({"TABLETOP_PROCESSES": "2"}).processes == 2
+
+
+# --- rate limits ---
+
+
+def test_rate_limits_are_on_by_default() -> None:
+    settings = Settings.from_env({})
+    assert (settings.rate_limit, settings.rate_burst) == (
+        DEFAULT_RATE_LIMIT,
+        DEFAULT_RATE_BURST,
+    )
+    assert settings.rate_limited
+
+
+def test_rate_limits_come_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {"TABLETOP_RATE_LIMIT": "2.5", "TABLETOP_RATE_BURST": "7"}
+    )
+    assert (settings.rate_limit, settings.rate_burst) == (2.5, 7)
+
+
+@pytest.mark.parametrize(
+    "env", [{"TABLETOP_RATE_LIMIT": "0"}, {"TABLETOP_RATE_BURST": "0"}]
+)
+def test_a_zero_rate_or_burst_turns_limiting_off(env: dict[str, str]) -> None:
+    assert not Settings.from_env(env).rate_limited
+
+
+@pytest.mark.parametrize("value", ["-1", "fast", "inf", "nan", ""])
+def test_a_rate_that_is_not_a_number_of_calls_is_a_settings_error(value: str) -> None:
+    with pytest.raises(SettingsError, match="calls per second"):
+        Settings.from_env({"TABLETOP_RATE_LIMIT": value})
+
+
+@pytest.mark.parametrize("value", ["-1", "2.5", "many", ""])
+def test_a_burst_that_is_not_a_whole_number_is_a_settings_error(value: str) -> None:
+    with pytest.raises(SettingsError, match="whole number of calls"):
+        Settings.from_env({"TABLETOP_RATE_BURST": value})

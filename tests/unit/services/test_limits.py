@@ -1,0 +1,151 @@
+"""Rate limits: token buckets per caller, on an injected clock."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from services.api.errors import rate_limited
+from services.api.limits import RateLimiter, caller_key, peer_address
+from services.tokens import token_hash
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_burst_is_admitted_then_the_next_call_waits_for_one_refill() -> None:
+    clock = Clock()
+    limiter = RateLimiter(2, 3, clock=clock)
+    assert [limiter.admit("a") for _ in range(3)] == [0, 0, 0]
+    assert limiter.admit("a") == pytest.approx(0.5)
+
+
+def test_a_refused_call_takes_nothing_so_waiting_the_delay_is_enough() -> None:
+    clock = Clock()
+    limiter = RateLimiter(4, 1, clock=clock)
+    assert limiter.admit("a") == 0
+    wait = limiter.admit("a")
+    assert limiter.admit("a") == pytest.approx(wait)
+    clock.now += wait
+    assert limiter.admit("a") == 0
+
+
+def test_the_bucket_refills_at_the_rate_but_never_above_the_burst() -> None:
+    clock = Clock()
+    limiter = RateLimiter(10, 5, clock=clock)
+    for _ in range(5):
+        limiter.admit("a")
+    clock.now += 0.2  # two calls' worth
+    assert [limiter.admit("a") for _ in range(2)] == [0, 0]
+    assert limiter.admit("a") > 0
+    clock.now += 3600
+    assert [limiter.admit("a") for _ in range(5)] == [0] * 5
+    assert limiter.admit("a") > 0
+
+
+def test_one_key_over_its_limit_does_not_affect_another() -> None:
+    limiter = RateLimiter(1, 1, clock=Clock())
+    assert limiter.admit("a") == 0
+    assert limiter.admit("a") > 0
+    assert limiter.admit("b") == 0
+
+
+def test_a_clock_that_steps_back_refills_nothing() -> None:
+    clock = Clock()
+    limiter = RateLimiter(1, 1, clock=clock)
+    limiter.admit("a")
+    clock.now -= 10
+    assert limiter.admit("a") == pytest.approx(1)
+
+
+def test_memory_is_bounded_by_forgetting_the_least_recently_seen_key() -> None:
+    limiter = RateLimiter(1, 1, clock=Clock(), max_keys=2)
+    limiter.admit("a")
+    limiter.admit("b")
+    limiter.admit("a")  # a is now more recent than b
+    limiter.admit("c")  # forgets b
+    assert len(limiter) == 2
+    assert limiter.admit("a") > 0  # still remembered, still empty
+    assert limiter.admit("b") == 0  # forgotten: a full bucket again
+
+
+def test_threads_together_get_exactly_the_burst() -> None:
+    limiter = RateLimiter(1e-6, 100, clock=Clock())
+    admitted: list[bool] = []
+    lock = threading.Lock()
+
+    def call() -> None:
+        for _ in range(50):
+            ok = limiter.admit("shared") == 0
+            with lock:
+                admitted.append(ok)
+
+    threads = [threading.Thread(target=call) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert admitted.count(True) == 100
+
+
+@pytest.mark.parametrize(("rate", "burst"), [(0, 1), (1, 0), (-1, 5)])
+def test_a_limiter_needs_a_positive_rate_and_burst(rate: float, burst: int) -> None:
+    with pytest.raises(ValueError, match="positive"):
+        RateLimiter(rate, burst)
+
+
+def test_a_call_with_a_token_is_keyed_by_the_tokens_hash_never_the_token() -> None:
+    key, names = caller_key((("authorization", "Bearer s3cret"),), "ipv4:1.2.3.4:5")
+    assert key == f"token:{token_hash('s3cret')}"
+    assert "s3cret" not in key
+    assert names == "credential"
+
+
+@pytest.mark.parametrize(
+    "metadata", [(), None, (("authorization", "Basic xyz"),), (("x-other", "1"),)]
+)
+def test_a_call_without_a_usable_token_is_keyed_by_its_address(
+    metadata: tuple[tuple[str, str], ...] | None,
+) -> None:
+    assert caller_key(metadata, "ipv4:10.0.0.7:51234") == (
+        "peer:ipv4:10.0.0.7",
+        "client address",
+    )
+
+
+@pytest.mark.parametrize(
+    ("peer", "address"),
+    [
+        ("ipv4:127.0.0.1:50000", "ipv4:127.0.0.1"),
+        ("ipv6:[::1]:50000", "ipv6:[::1]"),
+        ("unix:/tmp/socket", "unix:/tmp/socket"),
+    ],
+)
+def test_the_peer_address_drops_only_the_port(peer: str, address: str) -> None:
+    assert peer_address(peer) == address
+
+
+def test_the_refusal_carries_rate_limited_and_when_to_retry() -> None:
+    status = rate_limited("Slow down; retry in 250 ms.", 1.25, {"a": "b"})
+    assert status.code.value[0] == code_pb2.RESOURCE_EXHAUSTED
+    details = dict(status.trailing_metadata)["grpc-status-details-bin"]
+    assert isinstance(details, bytes)
+    decoded = status_pb2.Status.FromString(details)
+    info, retry = error_details_pb2.ErrorInfo(), error_details_pb2.RetryInfo()
+    assert decoded.details[0].Unpack(info)
+    assert decoded.details[1].Unpack(retry)
+    assert (info.reason, info.domain, dict(info.metadata)) == (
+        "RATE_LIMITED",
+        "tabletop.games",
+        {"a": "b"},
+    )
+    assert (retry.retry_delay.seconds, retry.retry_delay.nanos) == (1, 250_000_000)
