@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
@@ -34,7 +35,29 @@ async def serve(context: Any, handler: Callable[[R, Metadata], T], request: R) -
         await context.abort_with_status(
             unavailable("The game store is unavailable; retry shortly.")
         )
-    except Exception:
-        log.exception("unhandled error in %s", handler.__name__)
+    except Exception as error:  # noqa: BLE001 (a bug, whatever its type)
+        log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+            "unhandled error in %s\n%s", handler.__name__, withheld_traceback(error)
+        )
         await context.abort_with_status(internal())
     raise AssertionError  # abort_with_status always raises
+
+
+def withheld_traceback(error: BaseException) -> str:
+    """Returns an error's traceback (its chain included) without the messages.
+
+    A bug's message holds whatever value the failing code had at hand: a
+    ``KeyError``'s key may be a hidden tile, a ``TypeError`` may quote an event
+    with every rack and the bag. Logs travel further than the event store, so
+    they keep the types and the frames (code, never values) and nothing else.
+    """
+    parts: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        kind = f"{type(current).__module__}.{type(current).__qualname__}"
+        frames = "".join(traceback.format_tb(current.__traceback__))
+        parts.append(f"Traceback (most recent call last):\n{frames}{kind}: (withheld)")
+        current = current.__cause__ or current.__context__
+    return "\n\nwhile handling the above, or caused by it:\n".join(reversed(parts))
