@@ -1,14 +1,20 @@
-"""Rate limits: token buckets per caller, on an injected clock."""
+"""Access: rate limits per caller (on an injected clock), credential comparison."""
 
 from __future__ import annotations
 
+import hmac
 import threading
+from typing import Any
 
 import pytest
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from services.api.errors import rate_limited
+from domain.common.seats import Seat
+from domain.games.qwirkle import QwirkleConfig
+from services.api import audit_servicer
+from services.api.errors import ApiError, rate_limited
 from services.api.limits import RateLimiter, caller_key, peer_address
+from services.games import GamesApp, Seated
 from services.tokens import token_hash
 
 
@@ -149,3 +155,65 @@ def test_the_refusal_carries_rate_limited_and_when_to_retry() -> None:
         {"a": "b"},
     )
     assert (retry.retry_delay.seconds, retry.retry_delay.nanos) == (1, 250_000_000)
+
+
+# --- credentials: compared in constant time (stored only hashed: test_games_app) ---
+
+
+_COMPARE = hmac.compare_digest
+
+
+class Comparisons:
+    """Records every ``hmac.compare_digest`` call and answers as it would."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, Any]] = []
+
+    def __call__(self, a: Any, b: Any) -> bool:
+        self.calls.append((a, b))
+        return _COMPARE(a, b)
+
+
+def test_a_seat_token_is_compared_with_every_seat_in_constant_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada")
+    assert isinstance(created, Seated)
+    game_id = created.record.game_id
+    tokens = [created.token]
+    for name in ("Bo", "Cy"):
+        joined = app.join_game(game_id, name)
+        assert isinstance(joined, Seated)
+        tokens.append(joined.token)
+    record = app.get_game(game_id)
+    assert record is not None
+    comparisons = Comparisons()
+    monkeypatch.setattr(hmac, "compare_digest", comparisons)
+
+    assert app.viewer_for(record, tokens[0]) == Seat(0)
+    # No early exit on the match: timing does not tell which seat matched.
+    assert [b for _, b in comparisons.calls] == [token_hash(tokens[0])] * 3
+    assert {a for a, _ in comparisons.calls} == {token_hash(t) for t in tokens}
+    comparisons.calls.clear()
+    assert app.viewer_for(record, "not-a-seat") is None
+    assert len(comparisons.calls) == 3
+    app.close()
+
+
+def test_the_operator_token_is_compared_in_constant_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    comparisons = Comparisons()
+    monkeypatch.setattr(hmac, "compare_digest", comparisons)
+    servicer = audit_servicer.GameAuditServicer(
+        GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"}), "operator-s3cret"
+    )
+    servicer._check_operator((("authorization", "Bearer operator-s3cret"),))
+    with pytest.raises(ApiError):
+        servicer._check_operator((("authorization", "Bearer guess"),))
+    assert comparisons.calls == [
+        (b"operator-s3cret", b"operator-s3cret"),
+        (b"guess", b"operator-s3cret"),
+    ]
+    servicer.app.close()
