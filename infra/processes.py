@@ -31,7 +31,7 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any
 
-from infra.server import create_app, serve
+from infra.server import serve
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -45,8 +45,6 @@ def serve_processes(settings: Settings, log_level: str) -> int:
     Returns the exit status: 0 after a requested stop, 1 when a server failed.
     """
     host, _, wanted = settings.listen.rpartition(":")
-    # Create the tables once, before servers that would race to create them.
-    create_app(settings).close()
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
     with _reserved(host, int(wanted)) as port:

@@ -51,28 +51,51 @@ SERVER_OPTIONS = (
 )
 
 
+# The key of the advisory lock under which a server creates its tables.
+_SETUP_LOCK = 0x7461626C65746F70  # "tabletop"
+
+
 def create_app(settings: Settings) -> GamesApp:
-    """Returns the games application on the configured event store."""
+    """Returns the games application on the configured event store.
+
+    On PostgreSQL the schema and tables are created under an advisory lock:
+    servers starting together would otherwise race in ``CREATE OR REPLACE
+    FUNCTION`` and one of them fail ("tuple concurrently updated").
+    """
     env = persistence_env(settings.database)
-    if "POSTGRES_SCHEMA" in env:
-        ensure_schema(env)
-    return GamesApp(env, allow_client_seed=settings.dev_mode)
+    if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        return GamesApp(env, allow_client_seed=settings.dev_mode)
+    with _connect(env) as connection:
+        connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        try:
+            if "POSTGRES_SCHEMA" in env:
+                statement = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                    sql.Identifier(env["POSTGRES_SCHEMA"])
+                )
+                connection.execute(statement)
+            return GamesApp(env, allow_client_seed=settings.dev_mode)
+        finally:
+            connection.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
 
 
 def ensure_schema(env: dict[str, str]) -> None:
     """Creates the configured PostgreSQL schema when it does not exist yet."""
-    with psycopg.connect(
+    with _connect(env) as connection:
+        statement = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+            sql.Identifier(env["POSTGRES_SCHEMA"])
+        )
+        connection.execute(statement)
+
+
+def _connect(env: dict[str, str]) -> psycopg.Connection[tuple[object, ...]]:
+    return psycopg.connect(
         host=env["POSTGRES_HOST"],
         port=int(env["POSTGRES_PORT"]),
         user=env["POSTGRES_USER"],
         password=env["POSTGRES_PASSWORD"] or None,
         dbname=env["POSTGRES_DBNAME"],
         autocommit=True,
-    ) as connection:
-        statement = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
-            sql.Identifier(env["POSTGRES_SCHEMA"])
-        )
-        connection.execute(statement)
+    )
 
 
 async def create_server(

@@ -295,3 +295,26 @@ def test_a_move_on_a_stale_kept_game_is_decided_on_the_latest(database: str) -> 
     for app in (first, second, third):
         app.close()
     assert reloaded == applied.record
+
+
+def test_servers_starting_together_on_a_new_database_all_start(database: str) -> None:
+    start = threading.Barrier(4)
+    started: list[GamesApp] = []
+    failed: list[BaseException] = []
+
+    def open_one() -> None:
+        start.wait()
+        try:
+            started.append(create_app(Settings(database=database)))
+        except Exception as error:  # noqa: BLE001 (the outcome under test)
+            failed.append(error)
+
+    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for app in started:
+        app.close()
+    assert failed == []
+    assert len(started) == 4
