@@ -29,6 +29,7 @@ from tabletop.v1 import game_service_pb2
 from domain.common import table as tables
 from domain.common.seats import Viewer
 from services.api.auth import bearer_token
+from services.api.calls import withheld_traceback
 from services.api.convert.game import event_to_proto
 from services.api.errors import (
     ApiError,
@@ -82,8 +83,10 @@ async def stream_game(
         await context.abort_with_status(
             unavailable("The game store is unavailable; retry shortly.")
         )
-    except Exception:
-        log.exception("unhandled error in StreamGame")
+    except Exception as error:  # noqa: BLE001 (a bug, whatever its type)
+        log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+            "unhandled error in StreamGame\n%s", withheld_traceback(error)
+        )
         await context.abort_with_status(internal())
 
 
