@@ -28,7 +28,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench bench-rules bench-length bench-fanout bench-moves
+	bench bench-rules bench-length bench-fanout bench-moves soak
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -36,6 +36,7 @@ help:
 	@echo "make lint      ruff, ruff format --check, mypy, buf lint/format, lint-imports"
 	@echo "make test      install, proto, lint, ensure PostgreSQL, then the whole test suite"
 	@echo "make serve     run the server on the embedded SQLite database (ARGS=...)"
+	@echo "make soak         long crash, contention and fuzz runs that print figures"
 	@echo "make bench        every benchmark below, one after another"
 	@echo "make bench-rules  random complete games per second per game type (BENCH_ARGS=...)"
 	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
@@ -113,6 +114,17 @@ bench: $(INSTALL_STAMP) $(GEN_FILES)
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-moves BENCH_ARGS="--baseline 6d9f8ce"
+
+# Long fault-injection and fuzz runs that print figures (docs/reliability.md);
+# not part of make test. The servers they start run without rate limits: the
+# runs measure faults, and their clients share one address.
+FUZZ_EXAMPLES ?= 150
+SOAK_ARGS ?=
+soak: $(INSTALL_STAMP) $(GEN_FILES)
+	bash .ci/ensure-postgres
+	set -a; . $(PG_ENV); set +a; TABLETOP_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) \
+		$(BIN)/pytest -q -p no:cacheprovider tests/fuzz
+	set -a; . $(PG_ENV); set +a; TABLETOP_RATE_LIMIT=0 $(BIN)/python bench/soak.py $(SOAK_ARGS)
 
 fmt: $(INSTALL_STAMP)
 	$(BIN)/ruff check --fix-only --quiet .
