@@ -175,6 +175,8 @@ def call_and_check(
 ) -> grpc.StatusCode:
     """Sends one case and checks every invariant; returns the status it ended with."""
     CASES[rpc] += 1
+    # gRPC itself refuses a message past the limit, before any handler runs.
+    oversized = oversized or len(payload) > RECEIVE_LIMIT
     before = world.stored()
     code = grpc.StatusCode.OK
     try:
@@ -337,7 +339,10 @@ def hostile_value(draw: st.DrawFn, world: World, request: Message, key: str) -> 
     """Returns a hostile replacement for one field of a valid request."""
     descriptor = cast("FieldDescriptor", request.DESCRIPTOR.fields_by_name[key])
     name = str(getattr(request, "name", "") or getattr(request, "parent", ""))
-    revision = world.game(name).revision if name.count("/") == 1 else 0
+    # An earlier draw may have made the name hostile already: only a table's
+    # own name is looked up.
+    known = {table.name for table in world.tables}
+    revision = world.game(name).revision if name in known else 0
     options: list[st.SearchStrategy[Any]] = [field_values(descriptor, 3)]
     if descriptor.type == descriptor.TYPE_STRING:
         options += [TEXT, HUGE_TEXT]
