@@ -164,16 +164,23 @@ def play_to_end(
     return played
 
 
-def start_two_seats(
+def seat_two(
     stub: game_service_pb2_grpc.GameServiceStub, seed: bytes = b""
 ) -> tuple[str, list[str]]:
-    """Opens a Qwirkle table, seats Ana and Ben and starts; returns name and tokens."""
+    """Opens a Qwirkle table and seats Ana and Ben; returns name and tokens."""
     created = create_qwirkle(stub, "Ana", seed)
     name = created.game.name
     joined = stub.JoinGame(
         game_service_pb2.JoinGameRequest(name=name, display_name="Ben"), timeout=10
     )
-    tokens = [created.seat_token, joined.seat_token]
+    return name, [created.seat_token, joined.seat_token]
+
+
+def start_two_seats(
+    stub: game_service_pb2_grpc.GameServiceStub, seed: bytes = b""
+) -> tuple[str, list[str]]:
+    """Opens a Qwirkle table, seats Ana and Ben and starts; returns name and tokens."""
+    name, tokens = seat_two(stub, seed)
     stub.StartGame(
         game_service_pb2.StartGameRequest(name=name),
         metadata=auth(tokens[0]),

@@ -15,7 +15,14 @@ import grpc
 import pytest
 from tabletop.v1 import event_pb2, game_pb2, game_service_pb2, game_service_pb2_grpc
 
-from tests.e2e.client import auth, create_qwirkle, error_of, expect_error, get
+from tests.e2e.client import (
+    auth,
+    create_qwirkle,
+    error_of,
+    expect_error,
+    get,
+    seat_two,
+)
 from tests.e2e.client import play_to_end as play
 from tests.e2e.conftest import Server, start_server
 from tests.pg import fresh_schema
@@ -142,12 +149,7 @@ def test_watchers_on_one_server_see_a_game_played_on_another(
     servers: tuple[Server, Server],
 ) -> None:
     watched, played = servers
-    created = create_qwirkle(played.stub, "Ana")
-    name = created.game.name
-    joined = played.stub.JoinGame(
-        game_service_pb2.JoinGameRequest(name=name, display_name="Ben"), timeout=10
-    )
-    tokens = [created.seat_token, joined.seat_token]
+    name, tokens = seat_two(played.stub)
     spectator = Watcher(watched.stub, name)
     resumer = Watcher(watched.stub, name, resume_after=12)
     seat = Watcher(watched.stub, name, tokens[0])
@@ -212,12 +214,7 @@ def test_batched_and_per_event_streams_carry_the_same_events_in_order(
     servers: tuple[Server, Server],
 ) -> None:
     watched, played = servers
-    created = create_qwirkle(played.stub, "Ana")
-    name = created.game.name
-    joined = played.stub.JoinGame(
-        game_service_pb2.JoinGameRequest(name=name, display_name="Ben"), timeout=10
-    )
-    tokens = [created.seat_token, joined.seat_token]
+    name, tokens = seat_two(played.stub)
     watchers = {
         (token, batch): Watcher(watched.stub, name, token, batch=batch)
         for token in (None, tokens[1])

@@ -72,16 +72,26 @@ def drawn(entries: list[Entry]) -> Entry:
     return next(e for e in entries if type(e.item.event).__name__ == "TilesDrawn")
 
 
-async def test_the_listeners_of_a_game_share_one_fold_per_event(
-    app: GamesApp,
-) -> None:
+def two_listeners_from_6(
+    app: GamesApp, turns: int, size: int = 64
+) -> tuple[UUID, Listener, Listener, int]:
+    """Plays ``turns`` turns; returns the game, two listeners of its feed that
+    read it at revision 6 and were offered every event after, and the final
+    revision."""
     game_id, tokens = start_game(app)
-    final = play(app, game_id, tokens, 2)
-    game = game_feed(app, game_id)
+    final = play(app, game_id, tokens, turns)
+    game = game_feed(app, game_id, size=size)
     first, second = game.listen(), game.listen()
     first.start(at(app, game_id, 6))
     second.start(at(app, game_id, 6))
     game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    return game_id, first, second, final
+
+
+async def test_the_listeners_of_a_game_share_one_fold_per_event(
+    app: GamesApp,
+) -> None:
+    game_id, first, second, final = two_listeners_from_6(app, 2)
     mine, theirs = await entries_until(first, final), await entries_until(second, final)
     assert [e.revision for e in mine] == list(range(7, final + 1))
     assert all(a is b for a, b in zip(mine, theirs, strict=True))
@@ -197,13 +207,7 @@ async def test_a_listener_left_behind_is_closed_and_the_others_go_on(
 async def test_a_batch_holds_the_ready_events_in_order_and_spectators_share_it(
     app: GamesApp,
 ) -> None:
-    game_id, tokens = start_game(app)
-    final = play(app, game_id, tokens, 2)
-    game = game_feed(app, game_id)
-    first, second = game.listen(), game.listen()
-    first.start(at(app, game_id, 6))
-    second.start(at(app, game_id, 6))
-    game.offer(tuple(app.recorded_events(game_id, gt=6)))
+    _, first, second, final = two_listeners_from_6(app, 2)
     mine, theirs = await first.next(WAIT), await second.next(WAIT)
 
     (batch,) = batch_messages(mine, Spectator())
@@ -242,14 +246,8 @@ async def test_a_seat_gets_its_own_batch_with_its_own_draws(app: GamesApp) -> No
 async def test_batches_hold_at_most_100_events_cut_alike_for_every_stream(
     app: GamesApp,
 ) -> None:
-    game_id, tokens = start_game(app)
-    final = play(app, game_id, tokens, 30)
+    _, first, second, final = two_listeners_from_6(app, 30, size=256)
     assert final - 6 > MAX_BATCH
-    game = game_feed(app, game_id, size=256)
-    first, second = game.listen(), game.listen()
-    first.start(at(app, game_id, 6))
-    second.start(at(app, game_id, 6))
-    game.offer(tuple(app.recorded_events(game_id, gt=6)))
     mine, theirs = await first.next(WAIT), await second.next(WAIT)
 
     batches = list(batch_messages(mine, Spectator()))
