@@ -3,11 +3,16 @@
 The live feed (one event-store subscription for the process) starts with the
 server and stops first on shutdown, so open streams end with ``UNAVAILABLE``
 (``SERVER_SHUTTING_DOWN``) and their clients resume on another server.
+
+The health service follows the event store: ``StoreWatch`` reports
+``NOT_SERVING`` while the store does not answer, so a load balancer sends new
+clients elsewhere during a database outage, and ``SERVING`` again once it does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from collections.abc import Callable
@@ -15,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import psycopg
+from eventsourcing.postgres import PostgresRecorder
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from psycopg import sql
@@ -27,6 +33,7 @@ from tabletop.v1 import (
 
 from infra.settings import Settings, describe, persistence_env
 from services.api.audit_servicer import GameAuditServicer
+from services.api.calls import STORE
 from services.api.game_servicer import GameServicer
 from services.api.limits import RateLimiter, RateLimitInterceptor
 from services.feed import Feed
@@ -38,6 +45,7 @@ SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_
 AUDIT_SERVICE_NAME = game_audit_service_pb2.DESCRIPTOR.services_by_name[
     "GameAuditService"
 ].full_name
+SERVICES = ("", SERVICE_NAME, AUDIT_SERVICE_NAME)  # those the health service reports
 # Keepalive for mobile clients (API.md §2.7): allow pings every 20 s while a call
 # is open, drop idle connections after 15 min, recycle connections every 30 min.
 SERVER_OPTIONS = (
@@ -49,6 +57,23 @@ SERVER_OPTIONS = (
     ("grpc.max_connection_age_grace_ms", 300_000),
     ("grpc.max_receive_message_length", 1 << 20),
 )
+
+
+# How often the store is probed, and how long a probe may wait for a connection.
+PROBE_SECONDS = 1.0
+PROBE_TIMEOUT_SECONDS = 2.0
+
+
+# Connection-pool settings for PostgreSQL (the eventsourcing library's names).
+# They live here rather than in the database URL's translation because they are
+# how this server copes with an outage, not what the operator chose:
+# * after an outage every pooled connection is broken; checking one before it is
+#   handed out (PRE_PING) discards it instead of failing a call on it, so the
+#   first calls after the database returns succeed;
+# * a call waits up to CONNECT_TIMEOUT for a pooled connection (the library's
+#   default is 30 s), in each of the library's ten attempts: with 1 s a call
+#   caught by an outage answers UNAVAILABLE after about 12 s, not 5 minutes.
+POOL_ENV = {"POSTGRES_PRE_PING": "y", "POSTGRES_CONNECT_TIMEOUT": "1"}
 
 
 # The key of the advisory lock under which a server creates its tables.
@@ -65,6 +90,7 @@ def create_app(settings: Settings) -> GamesApp:
     env = persistence_env(settings.database)
     if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
         return GamesApp(env, allow_client_seed=settings.dev_mode)
+    env |= POOL_ENV
     with _connect(env) as connection:
         connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
         try:
@@ -142,9 +168,75 @@ async def create_server(
         raise OSError(msg)
     feed.start()
     await server.start()
-    for service in ("", SERVICE_NAME, AUDIT_SERVICE_NAME):
+    for service in SERVICES:
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     return server, port, health_servicer
+
+
+class StoreWatch:
+    """Probes the event store every second; the health service reports the result.
+
+    A call that finds the store down answers ``UNAVAILABLE`` by itself
+    (services/api/calls.py); the watch is for those that decide where calls go
+    (load balancers, orchestrators), which ask the health service instead. A
+    probe runs in a thread, as every store access does, and takes a
+    connection from the application's own pool, so ``SERVING`` means what a
+    call will find; calls are refused at once while it is not
+    (``services.api.calls.STORE``). Once graceful shutdown began the health
+    service ignores ``set``, and ``stop_server`` stops the watch then as well.
+    """
+
+    def __init__(
+        self, app: GamesApp, health_servicer: health.aio.HealthServicer
+    ) -> None:
+        self.app = app
+        self.health_servicer = health_servicer
+        self.serving = True  # create_server reports SERVING after the app's setup
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Starts probing; call it on the server's loop."""
+        self._task = asyncio.create_task(self._run(), name="tabletop-store-watch")
+
+    async def stop(self) -> None:
+        """Stops probing; a probe in flight is abandoned."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(PROBE_SECONDS)
+            reachable = await asyncio.to_thread(self._probe)
+            if reachable != self.serving:
+                self.serving = STORE.reachable = reachable
+                if reachable:
+                    log.warning("event store reachable again: health SERVING")
+                else:
+                    log.warning("event store unreachable: health NOT_SERVING")
+                status = (
+                    health_pb2.HealthCheckResponse.SERVING
+                    if reachable
+                    else health_pb2.HealthCheckResponse.NOT_SERVING
+                )
+                for service in SERVICES:
+                    await self.health_servicer.set(service, status)
+
+    def _probe(self) -> bool:
+        """Returns whether the store answers a trivial query within the timeout."""
+        recorder = self.app.recorder
+        try:
+            if isinstance(recorder, PostgresRecorder):
+                pool = recorder.datastore.pool
+                with pool.connection(timeout=PROBE_TIMEOUT_SECONDS) as connection:
+                    connection.execute("SELECT 1")
+            else:
+                recorder.max_notification_id()
+        except Exception:  # any failure means unreachable
+            log.debug("event store probe failed", exc_info=True)
+            return False
+        return True
 
 
 async def serve(
@@ -159,6 +251,8 @@ async def serve(
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     server, port, health_servicer = await create_server(settings, app, feed)
+    watch = StoreWatch(app, health_servicer)
+    watch.start()
     host = settings.listen.rsplit(":", 1)[0]
     log.info(
         "tabletop listening on %s:%d (database %s%s)",
@@ -179,7 +273,7 @@ async def serve(
     log.info(
         "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
     )
-    await stop_server(server, health_servicer, feed, grace_seconds)
+    await stop_server(server, health_servicer, feed, grace_seconds, watch)
     app.close()
 
 
@@ -188,9 +282,15 @@ async def stop_server(
     health_servicer: health.aio.HealthServicer,
     feed: Feed,
     grace_seconds: float,
+    watch: StoreWatch | None = None,
 ) -> None:
-    """Stops taking calls, ends open streams (``UNAVAILABLE``), then the feed."""
+    """Stops taking calls, ends open streams (``UNAVAILABLE``), then the feed.
+
+    Health goes ``NOT_SERVING`` first and stays so: ``watch`` stops with it.
+    """
     await health_servicer.enter_graceful_shutdown()
+    if watch is not None:
+        await watch.stop()
     stopping = asyncio.create_task(server.stop(grace_seconds))
     await asyncio.sleep(0)  # new calls are refused from here on
     await feed.stop()

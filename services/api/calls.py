@@ -24,8 +24,26 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
+class StoreState:
+    """Whether the event store answered its last probe (infra/server.py)."""
+
+    reachable = True
+
+
+STORE = StoreState()
+
+
 async def serve(context: Any, handler: Callable[[R, Metadata], T], request: R) -> T:
-    """Returns the handler's response, or aborts the call with the right status."""
+    """Returns the handler's response, or aborts the call with the right status.
+
+    While the store is known to be down a call is refused at once: tried, it
+    would wait for a connection in each of the library's ten attempts (about
+    12 s) and outlast a mobile client's deadline rather than advise a retry.
+    """
+    if not STORE.reachable:
+        await context.abort_with_status(
+            unavailable("The game store is unavailable; retry shortly.")
+        )
     try:
         return await asyncio.to_thread(handler, request, context.invocation_metadata())
     except ApiError as error:
