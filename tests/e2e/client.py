@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from collections.abc import Callable
@@ -213,8 +214,11 @@ class Spectator:
         self.thread.start()
 
     def _run(self) -> None:
-        for item in self.call:
-            self.items.append(item)
+        # A stream that ends with an error (or is cancelled when its channel
+        # closes) raises from the iteration; its code says how it ended.
+        with contextlib.suppress(grpc.RpcError):
+            for item in self.call:
+                self.items.append(item)
         self.code = self.call.code()
 
     def finish(self) -> list[game_service_pb2.StreamGameResponse]:
