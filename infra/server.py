@@ -66,14 +66,13 @@ PROBE_TIMEOUT_SECONDS = 2.0
 
 # Connection-pool settings for PostgreSQL (the eventsourcing library's names).
 # They live here rather than in the database URL's translation because they are
-# how this server copes with an outage, not what the operator chose:
-# * after an outage every pooled connection is broken; checking one before it is
-#   handed out (PRE_PING) discards it instead of failing a call on it, so the
-#   first calls after the database returns succeed;
-# * a call waits up to CONNECT_TIMEOUT for a pooled connection (the library's
-#   default is 30 s), in each of the library's ten attempts: with 1 s a call
-#   caught by an outage answers UNAVAILABLE after about 12 s, not 5 minutes.
-POOL_ENV = {"POSTGRES_PRE_PING": "y", "POSTGRES_CONNECT_TIMEOUT": "1"}
+# how this server copes with an outage, not what the operator chose: a call
+# waits up to CONNECT_TIMEOUT for a pooled connection (the library's default is
+# 30 s), in each of the library's ten attempts, so a call caught by an outage
+# answers UNAVAILABLE after about 12 s, not 5 minutes. Broken connections are
+# dropped by the store watch when the database returns (StoreWatch._probe), not
+# by a check before every checkout, which would cost every call a round trip.
+POOL_ENV = {"POSTGRES_CONNECT_TIMEOUT": "1"}
 
 
 # The key of the advisory lock under which a server creates its tables.
@@ -229,6 +228,10 @@ class StoreWatch:
         try:
             if isinstance(recorder, PostgresRecorder):
                 pool = recorder.datastore.pool
+                if not self.serving:
+                    # After an outage every pooled connection is broken: drop
+                    # them before calls are let through again.
+                    pool.check()
                 with pool.connection(timeout=PROBE_TIMEOUT_SECONDS) as connection:
                     connection.execute("SELECT 1")
             else:
