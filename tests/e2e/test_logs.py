@@ -22,6 +22,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from grpc_health.v1 import health_pb2
 from tabletop.v1 import (
     common_pb2,
@@ -232,9 +233,8 @@ def rack_of(
     ]
 
 
-def _word(enum: object, number: int) -> str:
-    full: str = enum.Name(number)  # type: ignore[attr-defined]
-    return full.split("_", 2)[2].lower()
+def _word(enum: EnumTypeWrapper, number: int) -> str:
+    return enum.Name(number).split("_", 2)[2].lower()
 
 
 def _environ() -> dict[str, str]:

@@ -10,6 +10,7 @@ spectator on each process, opened before the race, must see the same events.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import Counter
@@ -103,7 +104,8 @@ def contention_run(
         ]
         threads = run_threads(
             [
-                lambda i=i: play_turns(  # type: ignore[misc]
+                functools.partial(
+                    play_turns,
                     Player([servers[i % 2].stub]),
                     ledger,
                     tables[i % games][0],

@@ -13,6 +13,7 @@ client heard (``tests.reliability.ledger``).
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import statistics
@@ -102,7 +103,8 @@ def crash_run(
         ]
         threads = run_threads(
             [
-                lambda i=i: play_turns(  # type: ignore[misc]
+                functools.partial(
+                    play_turns,
                     players[i],
                     ledger,
                     tables[i][0],
