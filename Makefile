@@ -20,6 +20,11 @@ GEN_FILES := $(GEN)/tabletop/__init__.py $(GEN)/tabletop/v1/__init__.py \
 	$(foreach p,$(PROTOS:$(PROTO_ROOT)/%.proto=$(GEN)/%), \
 		$(p)_pb2.py $(p)_pb2.pyi $(p)_pb2_grpc.py $(p)_pb2_grpc.pyi)
 
+# The Node.js client of tests/e2e/test_node_client.py; its modules are installed
+# by `npm ci` whenever its package.json or lock file is newer than this stamp.
+NODE_DIR := tests/node
+NODE_STAMP := $(NODE_DIR)/node_modules/.tabletop-installed
+
 # Written by .ci/ensure-postgres: POSTGRES_HOST, POSTGRES_PORT, ... for the tests.
 PG_ENV := .ci/.pg.env
 
@@ -54,6 +59,10 @@ $(INSTALL_STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
+$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	npm ci --prefix $(NODE_DIR) --no-audit --no-fund --ignore-scripts
+	@touch $@
+
 proto: $(GEN_FILES)
 
 # One protoc run writes all outputs (grouped target). The whole tree is rebuilt so
@@ -80,7 +89,7 @@ lint: $(INSTALL_STAMP) $(GEN_FILES)
 	run $(BIN)/lint-imports; \
 	exit $$status
 
-test: $(INSTALL_STAMP) $(GEN_FILES) lint
+test: $(INSTALL_STAMP) $(GEN_FILES) $(NODE_STAMP) lint
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; \
 	$(BIN)/pytest -q $(PYTEST_ARGS)
@@ -144,4 +153,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) $(PG_ENV)
+	rm -rf $(VENV) $(PG_ENV) $(NODE_DIR)/node_modules
