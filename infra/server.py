@@ -1,12 +1,15 @@
 """The asyncio gRPC server: game service, health, reflection, graceful stop.
 
-The live feed (one event-store subscription for the process) starts with the
-server and stops first on shutdown, so open streams end with ``UNAVAILABLE``
-(``SERVER_SHUTTING_DOWN``) and their clients resume on another server.
+Graceful stop (``stop_server``): health goes ``NOT_SERVING``, the gate
+(services/api/gate.py) refuses new calls with ``UNAVAILABLE``
+(``SERVER_SHUTTING_DOWN``), the live feed stops so open streams end the same
+way and their clients resume on another server, the calls under way finish,
+and only then does the gRPC server stop.
 
 The health service follows the event store: ``StoreWatch`` reports
 ``NOT_SERVING`` while the store does not answer, so a load balancer sends new
-clients elsewhere during a database outage, and ``SERVING`` again once it does.
+clients elsewhere during a database outage, and ``SERVING`` again once it does;
+meanwhile the gate refuses calls at once.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import grpc
 import psycopg
@@ -33,8 +38,8 @@ from tabletop.v1 import (
 
 from infra.settings import Settings, describe, persistence_env
 from services.api.audit_servicer import GameAuditServicer
-from services.api.calls import STORE
 from services.api.game_servicer import GameServicer
+from services.api.gate import Gate
 from services.api.limits import RateLimiter, RateLimitInterceptor
 from services.feed import Feed
 from services.games import GamesApp
@@ -62,6 +67,8 @@ SERVER_OPTIONS = (
 # How often the store is probed, and how long a probe may wait for a connection.
 PROBE_SECONDS = 1.0
 PROBE_TIMEOUT_SECONDS = 2.0
+# On shutdown the server stops once no call came for this long (Gate.drain).
+QUIET_SECONDS = 0.25
 
 
 # Connection-pool settings for PostgreSQL (the eventsourcing library's names).
@@ -123,10 +130,19 @@ def _connect(env: dict[str, str]) -> psycopg.Connection[tuple[object, ...]]:
     )
 
 
-async def create_server(
-    settings: Settings, app: GamesApp, feed: Feed
-) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
-    """Returns a started server, the port it listens on, and its health service.
+@dataclass(frozen=True, slots=True)
+class Running:
+    """A started server and what stops with it."""
+
+    server: grpc.aio.Server
+    port: int
+    health: health.aio.HealthServicer
+    gate: Gate
+    feed: Feed
+
+
+async def create_server(settings: Settings, app: GamesApp, feed: Feed) -> Running:
+    """Returns a started server, with the port it listens on and its services.
 
     Starts ``feed`` too; ``stop_server`` stops both.
     """
@@ -137,11 +153,12 @@ async def create_server(
     # Only server processes of one group share a port (infra/processes.py);
     # otherwise a second server on a taken port fails instead of sharing it.
     reuse_port = ("grpc.so_reuseport", int(settings.processes > 1))
-    interceptors = (
-        [RateLimitInterceptor(RateLimiter(settings.rate_limit, settings.rate_burst))]
-        if settings.rate_limited
-        else []
-    )
+    gate = Gate()
+    # The gate first: a call it refuses costs its caller no rate.
+    interceptors: list[grpc.aio.ServerInterceptor] = [gate]
+    if settings.rate_limited:
+        limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
+        interceptors.append(RateLimitInterceptor(limiter))
     server = grpc.aio.server(
         options=(*SERVER_OPTIONS, reuse_port), interceptors=interceptors
     )
@@ -169,27 +186,25 @@ async def create_server(
     await server.start()
     for service in SERVICES:
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    return server, port, health_servicer
+    return Running(server, port, health_servicer, gate, feed)
 
 
 class StoreWatch:
     """Probes the event store every second; the health service reports the result.
 
-    A call that finds the store down answers ``UNAVAILABLE`` by itself
-    (services/api/calls.py); the watch is for those that decide where calls go
-    (load balancers, orchestrators), which ask the health service instead. A
-    probe runs in a thread, as every store access does, and takes a
-    connection from the application's own pool, so ``SERVING`` means what a
-    call will find; calls are refused at once while it is not
-    (``services.api.calls.STORE``). Once graceful shutdown began the health
-    service ignores ``set``, and ``stop_server`` stops the watch then as well.
+    The watch is for those that decide where calls go (load balancers,
+    orchestrators), which ask the health service, and for the server's gate,
+    which refuses calls at once while the store is down. A probe runs in a
+    thread, as every store access does, and takes a connection from the
+    application's own pool, so ``SERVING`` means what a call will find. Once
+    graceful shutdown began the health service ignores ``set``, and
+    ``stop_server`` stops the watch then as well.
     """
 
-    def __init__(
-        self, app: GamesApp, health_servicer: health.aio.HealthServicer
-    ) -> None:
+    def __init__(self, app: GamesApp, running: Running) -> None:
         self.app = app
-        self.health_servicer = health_servicer
+        self.health_servicer = running.health
+        self.gate = running.gate
         self.serving = True  # create_server reports SERVING after the app's setup
         self._task: asyncio.Task[None] | None = None
 
@@ -209,7 +224,7 @@ class StoreWatch:
             await asyncio.sleep(PROBE_SECONDS)
             reachable = await asyncio.to_thread(self._probe)
             if reachable != self.serving:
-                self.serving = STORE.reachable = reachable
+                self.serving = self.gate.store_reachable = reachable
                 if reachable:
                     log.warning("event store reachable again: health SERVING")
                 else:
@@ -253,21 +268,21 @@ async def serve(
     """
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
-    server, port, health_servicer = await create_server(settings, app, feed)
-    watch = StoreWatch(app, health_servicer)
+    running = await create_server(settings, app, feed)
+    watch = StoreWatch(app, running)
     watch.start()
     host = settings.listen.rsplit(":", 1)[0]
     log.info(
         "tabletop listening on %s:%d (database %s%s)",
         host,
-        port,
+        running.port,
         describe(settings.database),
         ", development mode" if settings.dev_mode else "",
     )
     if ready is None:
-        print(f"tabletop: listening on {host}:{port}", flush=True)  # noqa: T201
+        print(f"tabletop: listening on {host}:{running.port}", flush=True)  # noqa: T201
     else:
-        ready(port)
+        ready(running.port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -276,25 +291,31 @@ async def serve(
     log.info(
         "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
     )
-    await stop_server(server, health_servicer, feed, grace_seconds, watch)
+    await stop_server(running, grace_seconds, watch)
     app.close()
 
 
 async def stop_server(
-    server: grpc.aio.Server,
-    health_servicer: health.aio.HealthServicer,
-    feed: Feed,
-    grace_seconds: float,
-    watch: StoreWatch | None = None,
+    running: Running, grace_seconds: float, watch: StoreWatch | None = None
 ) -> None:
-    """Stops taking calls, ends open streams (``UNAVAILABLE``), then the feed.
+    """Stops taking calls, ends open streams, lets calls under way finish, stops.
 
-    Health goes ``NOT_SERVING`` first and stays so: ``watch`` stops with it.
+    Health goes ``NOT_SERVING`` first and stays so (``watch`` stops with it);
+    new calls and open streams end with ``UNAVAILABLE``
+    (``SERVER_SHUTTING_DOWN``); the gRPC server stops once the calls under way
+    are done and no call came for ``QUIET_SECONDS``, or after
+    ``grace_seconds``, cancelling what is left.
     """
-    await health_servicer.enter_graceful_shutdown()
+    started = time.monotonic()
+    await running.health.enter_graceful_shutdown()
     if watch is not None:
         await watch.stop()
-    stopping = asyncio.create_task(server.stop(grace_seconds))
-    await asyncio.sleep(0)  # new calls are refused from here on
-    await feed.stop()
-    await stopping
+    running.gate.draining = True
+    await running.feed.stop()
+    if not await running.gate.drain(QUIET_SECONDS, grace_seconds):
+        log.warning(
+            "%d calls still under way after %ss: cancelling them",
+            running.gate.in_flight,
+            grace_seconds,
+        )
+    await running.server.stop(max(0.0, grace_seconds - (time.monotonic() - started)))

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 from services.api.errors import ApiError, internal, unavailable
+from services.tracebacks import withheld_traceback
 
 log = logging.getLogger(__name__)
 
@@ -24,26 +24,12 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
-class StoreState:
-    """Whether the event store answered its last probe (infra/server.py)."""
-
-    reachable = True
-
-
-STORE = StoreState()
-
-
 async def serve(context: Any, handler: Callable[[R, Metadata], T], request: R) -> T:
     """Returns the handler's response, or aborts the call with the right status.
 
-    While the store is known to be down a call is refused at once: tried, it
-    would wait for a connection in each of the library's ten attempts (about
-    12 s) and outlast a mobile client's deadline rather than advise a retry.
+    While the store is known to be down the call never gets here: the server's
+    gate (services/api/gate.py) refuses it at once.
     """
-    if not STORE.reachable:
-        await context.abort_with_status(
-            unavailable("The game store is unavailable; retry shortly.")
-        )
     try:
         return await asyncio.to_thread(handler, request, context.invocation_metadata())
     except ApiError as error:
@@ -59,23 +45,3 @@ async def serve(context: Any, handler: Callable[[R, Metadata], T], request: R) -
         )
         await context.abort_with_status(internal())
     raise AssertionError  # abort_with_status always raises
-
-
-def withheld_traceback(error: BaseException) -> str:
-    """Returns an error's traceback (its chain included) without the messages.
-
-    A bug's message holds whatever value the failing code had at hand: a
-    ``KeyError``'s key may be a hidden tile, a ``TypeError`` may quote an event
-    with every rack and the bag. Logs travel further than the event store, so
-    they keep the types and the frames (code, never values) and nothing else.
-    """
-    parts: list[str] = []
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        kind = f"{type(current).__module__}.{type(current).__qualname__}"
-        frames = "".join(traceback.format_tb(current.__traceback__))
-        parts.append(f"Traceback (most recent call last):\n{frames}{kind}: (withheld)")
-        current = current.__cause__ or current.__context__
-    return "\n\nwhile handling the above, or caused by it:\n".join(reversed(parts))

@@ -25,6 +25,7 @@ import grpc
 
 from services.api.auth import bearer_token
 from services.api.errors import ApiError, rate_limited
+from services.api.interception import guarded
 from services.tokens import token_hash
 
 # Beyond this many callers the least recently seen one is forgotten: ~200 bytes
@@ -142,37 +143,12 @@ class RateLimitInterceptor(grpc.aio.ServerInterceptor):
         method: str = handler_call_details.method
         if handler is None or not method.startswith(LIMITED_SERVICES):
             return handler
-        if handler.unary_unary is not None:
-            return grpc.unary_unary_rpc_method_handler(
-                self._unary(handler.unary_unary),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.unary_stream is not None:
-            return grpc.unary_stream_rpc_method_handler(
-                self._stream(handler.unary_stream),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        return handler  # no client-streaming methods are served
+        return guarded(handler, self._admitted)
 
-    def _unary(self, behavior: Any) -> Any:
-        async def limited(request: Any, context: Any) -> Any:
-            await self._check(context)
-            return await behavior(request, context)
-
-        return limited
-
-    def _stream(self, behavior: Any) -> Any:
-        async def limited(request: Any, context: Any) -> AsyncIterator[Any]:
-            await self._check(context)
-            # aclosing: a cancelled stream closes the handler's generator now,
-            # so its cleanup (leaving the game's feed) does not wait for GC.
-            async with contextlib.aclosing(behavior(request, context)) as items:
-                async for item in items:
-                    yield item
-
-        return limited
+    @contextlib.asynccontextmanager
+    async def _admitted(self, context: Any) -> AsyncIterator[None]:
+        await self._check(context)
+        yield
 
     async def _check(self, context: Any) -> None:
         key, names = caller_key(context.invocation_metadata(), context.peer())

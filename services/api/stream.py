@@ -29,7 +29,6 @@ from tabletop.v1 import game_service_pb2
 from domain.common import table as tables
 from domain.common.seats import Viewer
 from services.api.auth import bearer_token
-from services.api.calls import withheld_traceback
 from services.api.convert.game import event_to_proto
 from services.api.errors import (
     ApiError,
@@ -54,6 +53,7 @@ from services.game_feed import Entry, FeedClosedError, Listener, SlowConsumerErr
 from services.games import GamesApp, game_not_found
 from services.records import GameRecord, RecordedEvent
 from services.store import revision_not_found
+from services.tracebacks import withheld_traceback
 
 log = logging.getLogger(__name__)
 

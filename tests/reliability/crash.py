@@ -19,7 +19,7 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tests.e2e.client import start_two_seats
@@ -62,7 +62,7 @@ class CrashFigures:
 
 
 def run_threads(
-    targets: list[Callable[[], None]], errors: list[str]
+    targets: Sequence[Callable[[], None]], errors: list[str]
 ) -> list[threading.Thread]:
     """Starts one daemon thread per target; what a thread raises goes in ``errors``."""
 

@@ -39,6 +39,11 @@ class Submission:
     failed_calls: int = 0
     # Whether an answer came from another server than the first call went to.
     failed_over: bool = False
+    # When the request was first sent and answered (time.monotonic()), and the
+    # index of the server that answered.
+    sent_at: float = 0.0
+    answered_at: float = 0.0
+    answered_by: int = -1
 
 
 class Ledger:

@@ -51,6 +51,7 @@ class Player:
         self._dice = random.Random(seed)
         # When a call first got an answer after one got none (time.monotonic()).
         self.recovered_at: list[float] = []
+        self.answered_by = -1  # the index of the stub that gave the last answer
 
     def call(
         self,
@@ -83,6 +84,7 @@ class Player:
                 time.sleep(0.02 * min(failed, 10))
                 continue
             self._note(failed)
+            self.answered_by = self.route
             over = self.route != first
             if over and not down:
                 self.route = first
@@ -128,6 +130,7 @@ class Player:
             request_id=str(uuid.uuid4()),
         )
         submission = Submission(request.request_id, name, expected_revision)
+        submission.sent_at = time.monotonic()
         ledger.add(submission)
         deadline = CALL_SECONDS
         if self._dice.random() < self.lose_replies:
@@ -144,6 +147,8 @@ class Player:
             return None
         submission.failed_calls = failed
         submission.failed_over = over
+        submission.answered_at = time.monotonic()
+        submission.answered_by = self.answered_by
         submission.replied = tuple(event.revision for event in reply.events)
         return reply
 

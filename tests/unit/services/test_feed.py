@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 from uuid import UUID
 
 import grpc
@@ -20,7 +20,7 @@ from grpc_status import rpc_status
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 from domain.games.qwirkle import RULES, QwirkleConfig
-from infra.server import create_server, stop_server
+from infra.server import Running, create_server, stop_server
 from infra.settings import Settings
 from services.feed import Feed
 from services.game_feed import (
@@ -265,24 +265,22 @@ async def test_stopping_the_feed_ends_listeners_and_the_thread(app: GamesApp) ->
 
 # --- through a real server in this process ---
 
+Served: TypeAlias = "tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Running]"
+
 
 @pytest.fixture
 async def served(
     app: GamesApp,
-) -> AsyncIterator[tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]]:
+) -> AsyncIterator[Served]:
     settings = Settings(listen="127.0.0.1:0", reflection=False)
     feed = Feed(app, heartbeat_seconds=0.2)
-    server, port, health = await create_server(settings, app, feed)
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    running = await create_server(settings, app, feed)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
     try:
-        yield (
-            game_service_pb2_grpc.GameServiceStub(channel),
-            feed,
-            (server, health),
-        )
+        yield game_service_pb2_grpc.GameServiceStub(channel), feed, running
     finally:
         await channel.close()
-        await stop_server(server, health, feed, 1)
+        await stop_server(running, 1)
 
 
 async def read(call: Any) -> game_service_pb2.StreamGameResponse:
@@ -301,7 +299,7 @@ def reason_of(error: grpc.aio.AioRpcError) -> str:
 
 
 async def test_a_cancelled_stream_leaves_no_listener(
-    app: GamesApp, served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]
+    app: GamesApp, served: Served
 ) -> None:
     stub, feed, _ = served
     game_id, tokens = start_game(app)
@@ -317,9 +315,7 @@ async def test_a_cancelled_stream_leaves_no_listener(
     await no_listener_left(feed)
 
 
-async def test_an_idle_stream_sends_heartbeats(
-    app: GamesApp, served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]
-) -> None:
+async def test_an_idle_stream_sends_heartbeats(app: GamesApp, served: Served) -> None:
     stub, _, _ = served
     game_id, _ = start_game(app)
     request = game_service_pb2.StreamGameRequest(name=f"games/{game_id}")
@@ -333,7 +329,7 @@ async def test_an_idle_stream_sends_heartbeats(
 
 
 async def test_a_batching_stream_sends_its_backlog_as_one_item_then_heartbeats(
-    app: GamesApp, served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any]
+    app: GamesApp, served: Served
 ) -> None:
     stub, _, _ = served
     game_id, _ = start_game(app)
@@ -350,17 +346,17 @@ async def test_a_batching_stream_sends_its_backlog_as_one_item_then_heartbeats(
 @pytest.mark.parametrize("batch_events", [False, True])
 async def test_open_streams_end_unavailable_when_the_server_stops(
     app: GamesApp,
-    served: tuple[game_service_pb2_grpc.GameServiceAsyncStub, Feed, Any],
+    served: Served,
     batch_events: bool,
 ) -> None:
-    stub, feed, (server, health) = served
+    stub, _, running = served
     game_id, _ = start_game(app)
     request = game_service_pb2.StreamGameRequest(
         name=f"games/{game_id}", snapshot_first=True, batch_events=batch_events
     )
     call = stub.StreamGame(request, timeout=WAIT)
     await read(call)
-    await stop_server(server, health, feed, 1)
+    await stop_server(running, 1)
     with pytest.raises(grpc.aio.AioRpcError) as raised:
         await call.read()
     assert raised.value.code() == grpc.StatusCode.UNAVAILABLE

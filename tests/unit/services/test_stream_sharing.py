@@ -267,15 +267,15 @@ async def stub(
     app: GamesApp,
 ) -> AsyncIterator[game_service_pb2_grpc.GameServiceAsyncStub]:
     feed = Feed(app, heartbeat_seconds=WAIT)
-    server, port, health = await create_server(
+    running = await create_server(
         Settings(listen="127.0.0.1:0", reflection=False), app, feed
     )
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
     try:
         yield game_service_pb2_grpc.GameServiceStub(channel)
     finally:
         await channel.close()
-        await stop_server(server, health, feed, 1)
+        await stop_server(running, 1)
 
 
 async def test_streams_of_spectators_and_seats_each_get_what_they_may_see(

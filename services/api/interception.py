@@ -1,0 +1,60 @@
+"""Wraps a method's handler so that a guard runs around every call of it.
+
+The server's interceptors (the gate, the rate limiter) each decide before a
+handler runs whether the call may go on, and some keep count of the calls
+under way; this is the one place that knows how unary and streaming handlers
+are rebuilt for that.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, TypeAlias
+
+import grpc
+
+# Given the call's context; may abort the call before the handler runs.
+Guard: TypeAlias = Callable[[Any], AbstractAsyncContextManager[None]]
+
+
+def guarded(
+    handler: grpc.RpcMethodHandler[Any, Any], guard: Guard
+) -> grpc.RpcMethodHandler[Any, Any]:
+    """Returns ``handler`` with ``guard`` entered around each of its calls."""
+    if handler.unary_unary is not None:
+        return grpc.unary_unary_rpc_method_handler(
+            _unary(handler.unary_unary, guard),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+    if handler.unary_stream is not None:
+        return grpc.unary_stream_rpc_method_handler(
+            _stream(handler.unary_stream, guard),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+    return handler  # no client-streaming methods are served
+
+
+def _unary(behavior: Any, guard: Guard) -> Any:
+    async def call(request: Any, context: Any) -> Any:
+        async with guard(context):
+            return await behavior(request, context)
+
+    return call
+
+
+def _stream(behavior: Any, guard: Guard) -> Any:
+    async def call(request: Any, context: Any) -> AsyncIterator[Any]:
+        # aclosing: a cancelled stream closes the handler's generator now, so
+        # its cleanup (leaving the game's feed) does not wait for GC.
+        async with (
+            guard(context),
+            contextlib.aclosing(behavior(request, context)) as items,
+        ):
+            async for item in items:
+                yield item
+
+    return call
