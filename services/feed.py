@@ -31,6 +31,7 @@ from eventsourcing.persistence import ApplicationRecorder, Notification, Subscri
 from services.game_feed import Batch, FeedClosedError, GameFeed, Listener
 from services.games import GamesApp
 from services.records import RecordedEvent, StoredEvent, unwrap
+from services.tracebacks import withheld_traceback
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +143,12 @@ class Feed:
         try:
             stored = self.app.mapper.to_domain_event(notification)
             recorded = unwrap(stored) if isinstance(stored, StoredEvent) else None
-        except Exception:  # a stream that reads it from the store will report it
-            log.exception("live feed: cannot decode notification %d", notification.id)
+        except Exception as error:  # noqa: BLE001 (a stream reading it reports it)
+            log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+                "live feed: cannot decode notification %d\n%s",
+                notification.id,
+                withheld_traceback(error),
+            )
             return
         if recorded is not None:
             self._post(game_id, (recorded,))

@@ -33,6 +33,7 @@ from domain.common.table import Table
 from domain.games.registry import GAMES
 from services.records import GameRecord
 from services.request_ids import Packed, RequestIds
+from services.tracebacks import withheld_traceback
 
 log = logging.getLogger(__name__)
 
@@ -206,8 +207,10 @@ class Snapshots:
             # A game that has seen no request id has no rows of them to read.
             ids = self._ids(game_id, version) if fold["requests"] else []
             return decode(game_id, version, fold, ids)
-        except Exception:  # a cache: any unreadable row is ignored
-            log.warning("snapshot of game %s ignored", game_id, exc_info=True)
+        except Exception as error:  # noqa: BLE001 (a cache: an unreadable row is ignored)
+            log.warning(
+                "snapshot of game %s ignored\n%s", game_id, withheld_traceback(error)
+            )
             return None
 
     def _ids(self, game_id: UUID, version: int) -> list[Snapshot]:
@@ -223,10 +226,10 @@ class Snapshots:
                 log.debug(
                     "snapshot of %s at %d exists", record.game_id, record.revision
                 )
-            except Exception:  # a cache: the move stands without it
+            except Exception as error:  # noqa: BLE001 (a cache: the move stands)
                 log.warning(
-                    "snapshot of game %s at %d not stored",
+                    "snapshot of game %s at %d not stored\n%s",
                     record.game_id,
                     record.revision,
-                    exc_info=True,
+                    withheld_traceback(error),
                 )
