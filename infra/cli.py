@@ -125,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
         "something does not, 2 when the file cannot be read.",
     )
     verify.add_argument("file", metavar="FILE", help="the exported JSON Lines file")
+    from infra.terminal.commands import add_commands  # noqa: PLC0415 (argparse only)
+
+    add_commands(commands)
     return parser
 
 
@@ -151,6 +154,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command == "audit":
         return _audit_verify(args.file)
+    if args.command in {"play", "spectate", "replay"}:
+        from infra.terminal.commands import run  # noqa: PLC0415 (keeps serve lean)
+
+        return run(args)
     logging.basicConfig(
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

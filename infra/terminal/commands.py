@@ -1,0 +1,131 @@
+"""The ``play``, ``spectate`` and ``replay`` subcommands of ``tabletop``.
+
+Adding them imports only ``argparse``; running one imports the client, so
+``tabletop serve`` does not load it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from infra.terminal.lobby import SeatRequest
+
+COMMANDS = ("play", "spectate", "replay")
+GAME_NAMES = ("qwirkle", "hues-and-cues", "split", "gnoming-a-round", "fool")
+# What `tabletop serve` listens on by default (infra/settings.py, DEFAULT_LISTEN).
+DEFAULT_SERVER = "127.0.0.1:50051"
+INTERRUPTED = 130
+
+
+def default_server() -> str:
+    """Returns the server address: ``TABLETOP_SERVER`` or the serve default."""
+    return os.environ.get("TABLETOP_SERVER", "").strip() or DEFAULT_SERVER
+
+
+def _server_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--server",
+        default=default_server(),
+        metavar="HOST:PORT",
+        help="the server (env TABLETOP_SERVER, default %(default)s)",
+    )
+
+
+def add_commands(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """Adds the terminal client's subcommands to the ``tabletop`` parser."""
+    play_parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Create a game (or join one with --join), wait for the "
+        "players, and play it in the terminal.",
+    )
+    play_parser.add_argument(
+        "game_type", nargs="?", metavar="GAME_TYPE", help=", ".join(GAME_NAMES)
+    )
+    _server_option(play_parser)
+    play_parser.add_argument("--name", default="Player", help="your display name")
+    play_parser.add_argument(
+        "--players",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seats at a new table; it starts when N players sit "
+        "(default: the game's fewest)",
+    )
+    play_parser.add_argument(
+        "--join", metavar="GAME_ID", help="join, or resume a kept seat at, a game"
+    )
+    play_parser.add_argument(
+        "--seat-token-file",
+        metavar="PATH",
+        help="where the seat token is kept (default "
+        "$XDG_STATE_HOME/tabletop/seats/<game>.json, mode 0600)",
+    )
+    for name, text in (
+        ("spectate", "follow a game live until it finishes"),
+        ("replay", "step through a game's revisions (n, p, g N, q)"),
+    ):
+        sub = subparsers.add_parser(name, help=text, description=text.capitalize())
+        sub.add_argument("game_id", metavar="GAME_ID", help="games/<id> or <id>")
+        _server_option(sub)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs one of the subcommands; errors become one line, never a traceback."""
+    import grpc  # noqa: PLC0415 (see the module docstring)
+    from rich.text import Text  # noqa: PLC0415
+
+    from infra.terminal.connection import ClientError, describe_error  # noqa: PLC0415
+    from infra.terminal.screen import make_console  # noqa: PLC0415
+
+    console = make_console()
+    try:
+        return _dispatch(args, console)
+    except ClientError as error:
+        console.print(Text(f"tabletop: {error}", style="bold red"))
+        return 2
+    except grpc.RpcError as error:
+        console.print(Text(f"\ntabletop: {describe_error(error)}", style="bold red"))
+        return 1
+    except KeyboardInterrupt:
+        console.print()
+        return INTERRUPTED
+
+
+def _dispatch(args: argparse.Namespace, console: Console) -> int:
+    from infra.terminal.lines import LineReader  # noqa: PLC0415
+    from infra.terminal.play import play  # noqa: PLC0415
+    from infra.terminal.replay import replay  # noqa: PLC0415
+    from infra.terminal.spectate import spectate  # noqa: PLC0415
+
+    reader = LineReader(0)  # standard input
+    if args.command == "spectate":
+        return spectate(args.server, args.game_id, console, reader)
+    if args.command == "replay":
+        return replay(args.server, args.game_id, console, reader)
+    return play(_seat_request(args), console, reader)
+
+
+def _seat_request(args: argparse.Namespace) -> SeatRequest:
+    from infra.terminal.connection import ClientError  # noqa: PLC0415
+    from infra.terminal.lobby import SeatRequest  # noqa: PLC0415
+
+    if not args.game_type and not args.join:
+        raise ClientError("name a game to create (e.g. qwirkle) or --join GAME_ID")
+    if args.players < 0:
+        raise ClientError("--players must not be negative")
+    return SeatRequest(
+        server=args.server,
+        game_type=args.game_type,
+        name=args.name,
+        players=args.players,
+        join=args.join,
+        seat_token_file=args.seat_token_file,
+    )

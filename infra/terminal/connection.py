@@ -1,0 +1,93 @@
+"""The channel to the server, call credentials and errors shown to a person."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import cast
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, game_type_pb2
+
+UNARY_TIMEOUT = 10.0  # seconds, for every call but the stream
+_GAME_ID = re.compile(r"^(?:games/)?([0-9A-Za-z-]{1,64})$")
+
+Metadata = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """A stub on an open channel and the caller's credentials (empty: a spectator)."""
+
+    channel: grpc.Channel
+    stub: game_service_pb2_grpc.GameServiceStub
+    metadata: Metadata = ()
+
+
+class ClientError(Exception):
+    """A failure to show the person as one line, without a traceback."""
+
+
+def connect(address: str) -> Connection:
+    """Opens a channel to the server; calls fail later if it does not answer."""
+    channel = grpc.insecure_channel(address)
+    return Connection(channel, game_service_pb2_grpc.GameServiceStub(channel))
+
+
+def with_token(connection: Connection, token: str) -> Connection:
+    """Returns the connection presenting a seat token."""
+    metadata = (("authorization", f"Bearer {token}"),)
+    return Connection(connection.channel, connection.stub, metadata)
+
+
+def game_name(game_id: str) -> str:
+    """Returns ``games/{id}`` for an id given with or without the prefix."""
+    found = _GAME_ID.match(game_id.strip())
+    if found is None:
+        raise ClientError(f"not a game id: {game_id!r} (expected games/<id> or <id>)")
+    return f"games/{found.group(1)}"
+
+
+def describe_error(error: grpc.RpcError) -> str:
+    """Returns a failed call as ``CODE REASON: message``, from its ErrorInfo."""
+    call = cast("grpc.Call", error)  # errors raised by stubs are also calls
+    code = call.code()
+    code_name = code.name if code is not None else "UNKNOWN"
+    message = call.details() or ""
+    try:
+        status = rpc_status.from_call(call)
+    except ValueError:  # a trailer that does not match the call's code
+        status = None
+    for detail in status.details if status is not None else ():
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return f"{code_name} {info.reason}: {message}"
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return f"{code_name}: the server does not answer ({message})"
+    return f"{code_name}: {message}"
+
+
+def get_game(connection: Connection, name: str) -> game_pb2.Game:
+    """Returns the game as the caller sees it."""
+    reply = connection.stub.GetGame(
+        game_service_pb2.GetGameRequest(name=name),
+        metadata=connection.metadata,
+        timeout=UNARY_TIMEOUT,
+    )
+    return reply.game
+
+
+def game_type_info(
+    connection: Connection, game_type: int
+) -> game_type_pb2.GameTypeInfo | None:
+    """Returns what ListGameTypes says of one game type (colours, player counts)."""
+    reply = connection.stub.ListGameTypes(
+        game_service_pb2.ListGameTypesRequest(), timeout=UNARY_TIMEOUT
+    )
+    for info in reply.game_types:
+        if info.game_type == game_type:
+            return info
+    return None

@@ -1,0 +1,111 @@
+"""The numbered list of legal moves: filtering, paging and reading a choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from tabletop.v1 import game_pb2, move_pb2
+
+from infra.terminal.render import describe_move
+from infra.terminal.typed import hint, typed_move
+
+PAGE_SIZE = 12
+QUIT_WORDS = {"q", "quit", "exit"}
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """The legal moves at a revision and how the list is filtered and paged."""
+
+    moves: tuple[move_pb2.Move, ...]
+    revision: int
+    labels: tuple[Text, ...] = ()
+    query: str = ""
+    page: int = 0
+    page_size: int = PAGE_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    """Send this move."""
+
+    move: move_pb2.Move
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Redraw with this menu and, if set, a message."""
+
+    menu: Menu
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Leave."""
+
+
+Choice = Submit | Show | Quit
+
+
+def menu_of(moves: list[move_pb2.Move], revision: int) -> Menu:
+    """Returns a menu of moves with their labels."""
+    labels = tuple(describe_move(move) for move in moves)
+    return Menu(tuple(moves), revision, labels)
+
+
+def matching(menu: Menu) -> list[int]:
+    """Returns the indexes of the moves whose label holds every word of the query."""
+    words = menu.query.lower().split()
+    return [
+        index
+        for index, label in enumerate(menu.labels)
+        if all(word in label.plain.lower() for word in words)
+    ]
+
+
+def pages(menu: Menu) -> int:
+    """Returns the number of pages the filtered list takes."""
+    return max(1, -(-len(matching(menu)) // menu.page_size))
+
+
+def render_menu(menu: Menu, game: game_pb2.Game) -> RenderableType:
+    """Returns the visible page of the list, numbered, and how to move about it."""
+    shown = matching(menu)
+    page = min(menu.page, pages(menu) - 1)
+    start = page * menu.page_size
+    lines: list[RenderableType] = [
+        Text.assemble((f"{index + 1:>4}  ", "bold"), menu.labels[index])
+        for index in shown[start : start + menu.page_size]
+    ]
+    status = f"{len(menu.moves)} legal moves"
+    if menu.query:
+        status += f", {len(shown)} matching '{menu.query}'"
+    status += f"; page {page + 1}/{pages(menu)}"
+    lines.append(Text(status, style="dim"))
+    help_line = "number: play it   /words: filter (/ clears)   n/p: next/previous page"
+    lines.append(Text(f"{help_line}   q: quit   {hint(game)}".rstrip(), style="dim"))
+    return Group(*lines)
+
+
+def choose(menu: Menu, text: str, game: game_pb2.Game) -> Choice:
+    """Returns what a typed line asks for."""
+    text = text.strip()
+    if text.lower() in QUIT_WORDS:
+        return Quit()
+    if text.startswith("/"):
+        return Show(replace(menu, query=text[1:].strip(), page=0))
+    if text.lower() in {"n", "p", ""}:
+        step = {"n": 1, "p": -1, "": 0}[text.lower()]
+        return Show(replace(menu, page=max(0, min(menu.page + step, pages(menu) - 1))))
+    if text.isdigit():
+        number = int(text)
+        if 1 <= number <= len(menu.moves):
+            return Submit(menu.moves[number - 1])
+        return Show(menu, f"no move {number}: choose 1 to {len(menu.moves)}")
+    typed = typed_move(game, text, list(menu.moves))
+    if typed is not None:
+        return Submit(typed)
+    return Show(menu, f"not understood: {text!r}")

@@ -1,0 +1,106 @@
+"""Drawing pieces every game shares: the header, the scores and the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from tabletop.v1 import event_pb2, game_pb2
+
+STATE_NAMES = {
+    game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting for players",
+    game_pb2.GAME_STATE_IN_PROGRESS: "in progress",
+    game_pb2.GAME_STATE_FINISHED: "finished",
+}
+GAME_NAMES = {
+    game_pb2.GAME_TYPE_QWIRKLE: "Qwirkle",
+    game_pb2.GAME_TYPE_HUES_AND_CUES: "Hues and Cues",
+    game_pb2.GAME_TYPE_SPLIT: "Split",
+    game_pb2.GAME_TYPE_GNOMING_A_ROUND: "Gnoming A Round",
+    game_pb2.GAME_TYPE_FOOL: "Fool!",
+}
+_LUMINANCE_THRESHOLD = 140
+
+
+def seat_of(player: str) -> int:
+    """Returns the seat index of a player resource name, -1 when it has none."""
+    tail = player.rsplit("/", 1)[-1]
+    return int(tail) if tail.isdigit() else -1
+
+
+def names_of(game: game_pb2.Game) -> dict[str, str]:
+    """Returns each player's display name by resource name."""
+    return {player.name: player.display_name for player in game.players}
+
+
+def name_at(game: game_pb2.Game, seat: int) -> str:
+    """Returns the display name of a seat, or its number when it is empty."""
+    for player in game.players:
+        if player.seat == seat:
+            return player.display_name
+    return f"seat {seat}"
+
+
+def contrast(red: int, green: int, blue: int) -> str:
+    """Returns black or white, whichever reads better on the colour."""
+    luminance = 0.299 * red + 0.587 * green + 0.114 * blue
+    return "black" if luminance > _LUMINANCE_THRESHOLD else "white"
+
+
+def header(game: game_pb2.Game, me: str = "") -> Text:
+    """Returns the one-line title: game, id, state, revision and moves."""
+    title = Text.assemble((GAME_NAMES.get(game.game_type, "Unknown game"), "bold"))
+    title.append(f"  {game.name}", style="dim")
+    title.append(f"  {STATE_NAMES.get(game.state, '?')}")
+    title.append(f"  revision {game.revision}, move {game.move_count}", style="dim")
+    if me:
+        title.append(f"  you are {names_of(game).get(me, me)}", style="cyan")
+    return title
+
+
+def scores(game: game_pb2.Game, me: str = "", acting: Sequence[str] = ()) -> Table:
+    """Returns the players with their scores; ▶ marks whoever is to act."""
+    table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
+    table.add_column(" ")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    to_act = set(acting) or {game.current_player}
+    for player in game.players:
+        mark = "▶" if player.name in to_act else " "
+        label = Text(
+            player.display_name, style="bold cyan" if player.name == me else ""
+        )
+        if player.name in game.winners:
+            label.append(" ★ winner", style="bold yellow")
+        table.add_row(mark, label, str(player.score))
+    return table
+
+
+def table_frame(
+    game: game_pb2.Game, body: Sequence[RenderableType], me: str = ""
+) -> Group:
+    """Returns the header, the game's own drawing and the scores, one under another."""
+    return Group(header(game, me), *body)
+
+
+def describe_lifecycle(
+    event: event_pb2.GameEvent, names: Mapping[str, str]
+) -> str | None:
+    """Describes the events every game has; None for the others."""
+    kind = event.WhichOneof("event")
+    who = names.get(event.actor, "")
+    if kind == "player_joined":
+        return f"{event.player_joined.display_name} joined"
+    if kind == "game_started":
+        return "the game started"
+    if kind == "game_finished":
+        won = ", ".join(names.get(w, w) for w in event.game_finished.winners)
+        return f"the game finished; won by {won}"
+    if kind == "moves_undone":
+        undone = event.moves_undone
+        return f"{names.get(undone.player, '?')} took back {undone.moves} move(s)"
+    if kind == "undo_proposed":
+        return f"{who or 'a player'} asked to take back a move"
+    return None

@@ -1,0 +1,200 @@
+"""Hues and Cues: the board in true colour, the guesses, the frame and the cues."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from tabletop.v1 import (
+    event_pb2,
+    game_pb2,
+    game_type_pb2,
+    hues_and_cues_pb2,
+    move_pb2,
+)
+
+from infra.terminal.render_common import contrast, header, scores, seat_of
+
+ROWS, COLUMNS = 16, 30
+ROW_LETTERS = "ABCDEFGHIJKLMNOP"
+MARKERS = "abcdefghij"  # one letter per seat
+TARGET, FRAME, CARD = "()", "..", "<>"
+PHASES = {
+    hues_and_cues_pb2.HUES_AND_CUES_PHASE_SETUP: "setup",
+    hues_and_cues_pb2.HUES_AND_CUES_PHASE_FIRST_CUE: "first cue",
+    hues_and_cues_pb2.HUES_AND_CUES_PHASE_FIRST_GUESSES: "first guesses",
+    hues_and_cues_pb2.HUES_AND_CUES_PHASE_SECOND_CUE: "second cue",
+    hues_and_cues_pb2.HUES_AND_CUES_PHASE_SECOND_GUESSES: "second guesses",
+    hues_and_cues_pb2.HUES_AND_CUES_PHASE_GAME_OVER: "game over",
+}
+Cell = tuple[int, int]
+
+
+def square_id(row: int, column: int) -> str:
+    """Returns a square's name, e.g. ``H15``."""
+    return f"{ROW_LETTERS[row]}{column + 1}"
+
+
+def marker(piece: hues_and_cues_pb2.HuesAndCuesPiece) -> str:
+    """Returns a piece's two-character marker: its seat's letter and guess number."""
+    seat = seat_of(piece.player)
+    letter = MARKERS[seat] if 0 <= seat < len(MARKERS) else "?"
+    return f"{letter}{piece.guess_no}"
+
+
+def colours(info: game_type_pb2.GameTypeInfo | None) -> dict[Cell, tuple[int, ...]]:
+    """Returns each square's (red, green, blue) from ListGameTypes' catalogue."""
+    if info is None or not info.HasField("hues_and_cues"):
+        return {}
+    return {
+        (s.square.row, s.square.column): (s.red, s.green, s.blue)
+        for s in info.hues_and_cues.squares
+    }
+
+
+def _cell(text: str, rgb: tuple[int, ...] | None, *, bold: bool = False) -> Text:
+    if rgb is None:
+        return Text(text or "  ", style="on grey23")
+    red, green, blue = rgb
+    style = f"{contrast(red, green, blue)} on #{red:02X}{green:02X}{blue:02X}"
+    return Text(text or "  ", style=f"bold {style}" if bold else style)
+
+
+def _frame(target: hues_and_cues_pb2.HuesAndCuesSquare) -> set[Cell]:
+    return {
+        (target.row + dr, target.column + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+    }
+
+
+def board(
+    rgb: Mapping[Cell, tuple[int, ...]],
+    marks: Mapping[Cell, str],
+) -> Text:
+    """Returns the board, rows A-P by columns 1-30, with a mark on some squares."""
+    tens = "".join(f" {(c + 1) // 10 or ' '}" for c in range(COLUMNS))
+    units = "".join(f" {(c + 1) % 10}" for c in range(COLUMNS))
+    out = Text.assemble((f" {tens}\n {units}", "dim"))
+    for row in range(ROWS):
+        out.append(f"\n{ROW_LETTERS[row]} ", style="dim")
+        for column in range(COLUMNS):
+            text = marks.get((row, column), "")
+            out.append_text(_cell(text, rgb.get((row, column)), bold=bool(text)))
+    return out
+
+
+def _marks(view: hues_and_cues_pb2.HuesAndCuesView) -> dict[Cell, str]:
+    """Returns what to draw on squares: card, target, frame and pieces."""
+    marks: dict[Cell, str] = {}
+    pieces: Iterable[hues_and_cues_pb2.HuesAndCuesPiece] = view.pieces
+    if view.HasField("card"):
+        marks.update({(s.row, s.column): CARD for s in view.card.squares})
+    if not view.pieces and view.HasField("last_round"):
+        frame = _frame(view.last_round.target)
+        marks.update(dict.fromkeys(frame, FRAME))
+        marks[view.last_round.target.row, view.last_round.target.column] = TARGET
+        pieces = [scored.piece for scored in view.last_round.pieces]
+    if view.HasField("target"):
+        marks[view.target.row, view.target.column] = TARGET
+    for piece in pieces:
+        marks[piece.square.row, piece.square.column] = marker(piece)
+    return marks
+
+
+def _round_line(game: game_pb2.Game, view: hues_and_cues_pb2.HuesAndCuesView) -> Text:
+    names = {p.name: p.display_name for p in game.players}
+    out = Text.assemble((f"round {view.round}/{view.regular_rounds}", "bold"))
+    if view.tiebreak:
+        out.append(" (tie-break)", style="yellow")
+    out.append(f"  {PHASES.get(view.phase, '?')}  cue giver ")
+    out.append(names.get(view.cue_giver, "-"), style="bold")
+    cues = " / ".join(f'"{cue}"' for cue in view.cues) or "none yet"
+    out.append(f"  cues: {cues}", style="italic")
+    if view.HasField("target"):
+        out.append(f"  your target {view.target.id}", style="bold magenta")
+    return out
+
+
+def _legend(game: game_pb2.Game, view: hues_and_cues_pb2.HuesAndCuesView) -> Text:
+    out = Text.assemble(("markers: ", "dim"))
+    out.append(
+        "  ".join(
+            f"{MARKERS[p.seat]}1/{MARKERS[p.seat]}2 {p.display_name}"
+            for p in game.players
+            if p.seat < len(MARKERS)
+        )
+    )
+    out.append(f"   {TARGET} target  {FRAME} scoring frame", style="dim")
+    if view.HasField("card"):
+        out.append(f"  {CARD} your card", style="dim")
+    return out
+
+
+def _last_round(
+    game: game_pb2.Game, view: hues_and_cues_pb2.HuesAndCuesView
+) -> Text | None:
+    if not view.HasField("last_round"):
+        return None
+    last = view.last_round
+    names = {p.name: p.display_name for p in game.players}
+    points = ", ".join(f"{names.get(p.player, '?')} +{p.points}" for p in last.points)
+    return Text(
+        f"round {last.round} scored: target {last.target.id}, "
+        f"{last.pieces_in_frame} piece(s) in the frame; {points}",
+        style="dim",
+    )
+
+
+def render(
+    game: game_pb2.Game, info: game_type_pb2.GameTypeInfo | None, me: str = ""
+) -> RenderableType:
+    """Returns the Hues and Cues table as the caller sees it."""
+    view = game.hues_and_cues_view
+    parts: list[RenderableType] = [
+        header(game, me),
+        board(colours(info), _marks(view)),
+        _legend(game, view),
+        _round_line(game, view),
+    ]
+    last = _last_round(game, view)
+    if last is not None:
+        parts.append(last)
+    parts.append(scores(game, me))
+    return Group(*parts)
+
+
+def describe_move(move: move_pb2.Move) -> Text:
+    """Returns a move as a line of the move list."""
+    action = move.hues_and_cues
+    kind = action.WhichOneof("action")
+    if kind == "give_first_cue":
+        first = action.give_first_cue
+        return Text(f'target {first.target.id}, cue "{first.cue}"')
+    if kind == "place_guess":
+        return Text(f"guess {action.place_guess.square.id}")
+    if kind == "give_second_cue":
+        return Text(f'second cue "{action.give_second_cue.cue}"')
+    return Text("skip the second cue")
+
+
+def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
+    """Describes a Hues and Cues event for the log; None for the bookkeeping ones."""
+    fact = event.hues_and_cues
+    kind = fact.WhichOneof("event")
+    if kind == "cue_given":
+        cue = fact.cue_given
+        return f'{names.get(cue.player, "?")} gave cue {cue.cue_no}: "{cue.text}"'
+    if kind == "guess_placed":
+        piece = fact.guess_placed.piece
+        return f"{names.get(piece.player, '?')} guessed {piece.square.id}"
+    if kind == "second_cue_skipped":
+        return (
+            f"{names.get(fact.second_cue_skipped.player, '?')} skipped the second cue"
+        )
+    if kind == "round_scored":
+        scored = fact.round_scored
+        return f"round {scored.round} scored: the target was {scored.target.id}"
+    if kind == "round_started":
+        started = fact.round_started
+        return f"round {started.round}: {names.get(started.cue_giver, '?')} gives cues"
+    return None

@@ -1,0 +1,141 @@
+"""Qwirkle: the grid with coordinates, tiles in colour and shape, and the rack."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, qwirkle_pb2
+
+from infra.terminal.render_common import header, scores
+
+COLORS = {
+    qwirkle_pb2.QWIRKLE_COLOR_RED: ("red", "#E53935"),
+    qwirkle_pb2.QWIRKLE_COLOR_ORANGE: ("orange", "#FB8C00"),
+    qwirkle_pb2.QWIRKLE_COLOR_YELLOW: ("yellow", "#FDD835"),
+    qwirkle_pb2.QWIRKLE_COLOR_GREEN: ("green", "#43A047"),
+    qwirkle_pb2.QWIRKLE_COLOR_BLUE: ("blue", "#1E88E5"),
+    qwirkle_pb2.QWIRKLE_COLOR_PURPLE: ("purple", "#8E24AA"),
+}
+SHAPES = {
+    qwirkle_pb2.QWIRKLE_SHAPE_CIRCLE: ("circle", "●"),
+    qwirkle_pb2.QWIRKLE_SHAPE_CRISSCROSS: ("crisscross", "✚"),
+    qwirkle_pb2.QWIRKLE_SHAPE_DIAMOND: ("diamond", "◆"),
+    qwirkle_pb2.QWIRKLE_SHAPE_SQUARE: ("square", "■"),
+    qwirkle_pb2.QWIRKLE_SHAPE_STARBURST: ("starburst", "✸"),
+    qwirkle_pb2.QWIRKLE_SHAPE_CLOVER: ("clover", "♣"),
+}
+CELL = 3  # characters per grid column
+
+
+def tile_text(tile: qwirkle_pb2.QwirkleTile) -> Text:
+    """Returns the tile's glyph in its colour."""
+    _, hex_colour = COLORS.get(tile.color, ("?", "#FFFFFF"))
+    _, glyph = SHAPES.get(tile.shape, ("?", "?"))
+    return Text(glyph, style=f"bold {hex_colour}")
+
+
+def tile_name(tile: qwirkle_pb2.QwirkleTile) -> str:
+    """Returns the tile in words, e.g. ``red circle``."""
+    colour, _ = COLORS.get(tile.color, ("?", ""))
+    shape, _ = SHAPES.get(tile.shape, ("?", ""))
+    return f"{colour} {shape}"
+
+
+def labelled(tile: qwirkle_pb2.QwirkleTile) -> Text:
+    """Returns the glyph followed by the tile's name."""
+    return Text.assemble(tile_text(tile), f" {tile_name(tile)}")
+
+
+def grid(board: Iterable[qwirkle_pb2.QwirklePlacement]) -> Text:
+    """Returns the grid with a free ring around the tiles and x/y labels."""
+    cells = {(p.at.x, p.at.y): p.tile for p in board}
+    if not cells:
+        return Text("(empty grid: the first move covers 0,0)", style="dim")
+    xs = range(min(x for x, _ in cells) - 1, max(x for x, _ in cells) + 2)
+    ys = range(min(y for _, y in cells) - 1, max(y for _, y in cells) + 2)
+    out = Text.assemble(("y\\x ", "dim"))
+    for x in xs:
+        out.append(f"{x:>{CELL}}", style="dim")
+    for y in ys:
+        out.append(f"\n{y:>3} ", style="dim")
+        for x in xs:
+            tile = cells.get((x, y))
+            out.append(" " * (CELL - 1))
+            out.append(tile_text(tile) if tile is not None else Text("·", style="dim"))
+    return out
+
+
+def rack(tiles: Iterable[qwirkle_pb2.QwirkleTile]) -> Text:
+    """Returns the caller's rack, glyphs and names."""
+    out = Text.assemble(("Your rack: ", "bold"))
+    for index, tile in enumerate(tiles):
+        if index:
+            out.append("  ")
+        out.append_text(labelled(tile))
+    return out
+
+
+def render(
+    game: game_pb2.Game, _info: game_type_pb2.GameTypeInfo | None, me: str = ""
+) -> RenderableType:
+    """Returns the Qwirkle table as the caller sees it."""
+    public = game.qwirkle_view.public_state
+    racks = ", ".join(
+        f"{p.display_name} {public.rack_sizes[p.seat]}"
+        for p in game.players
+        if p.seat < len(public.rack_sizes)
+    )
+    parts: list[RenderableType] = [
+        header(game, me),
+        grid(public.board),
+        Text(f"bag {public.bag_size} tiles; racks: {racks or '-'}", style="dim"),
+        scores(game, me),
+    ]
+    if game.qwirkle_view.HasField("private_state"):
+        parts.append(rack(game.qwirkle_view.private_state.rack))
+    return Group(*parts)
+
+
+def describe_move(move: move_pb2.Move) -> Text:
+    """Returns a move as a line of the move list."""
+    action = move.qwirkle.WhichOneof("action")
+    if action == "place_tiles":
+        out = Text("place ")
+        for index, placement in enumerate(move.qwirkle.place_tiles.placements):
+            out.append(" + " if index else "")
+            out.append_text(labelled(placement.tile))
+            out.append(f" at {placement.at.x},{placement.at.y}")
+        return out
+    if action == "exchange_tiles":
+        out = Text("exchange ")
+        for index, tile in enumerate(move.qwirkle.exchange_tiles.tiles):
+            out.append(", " if index else "")
+            out.append_text(labelled(tile))
+        return out
+    return Text("pass")
+
+
+def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
+    """Describes a Qwirkle event for the log; None for the bookkeeping ones."""
+    fact = event.qwirkle
+    kind = fact.WhichOneof("event")
+    if kind == "tiles_placed":
+        placed = fact.tiles_placed
+        where = ", ".join(
+            f"{tile_name(p.tile)} at {p.at.x},{p.at.y}" for p in placed.placements
+        )
+        return f"{names.get(placed.player, '?')} placed {where}"
+    if kind == "turn_scored":
+        scored = fact.turn_scored
+        return f"{names.get(scored.player, '?')} scored {scored.points}"
+    if kind == "tiles_exchanged":
+        done = fact.tiles_exchanged
+        return f"{names.get(done.player, '?')} exchanged {done.count} tile(s)"
+    if kind == "turn_passed":
+        return f"{names.get(fact.turn_passed.player, '?')} passed"
+    if kind == "end_bonus_scored":
+        bonus = fact.end_bonus_scored
+        return f"{names.get(bonus.player, '?')} emptied their hand: +{bonus.points}"
+    return None

@@ -1,0 +1,106 @@
+"""``tabletop replay``: step through a game's revisions with GetGameRevision."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.console import Console, Group
+from rich.text import Text
+from tabletop.v1 import event_pb2, game_service_pb2
+
+from infra.terminal.connection import (
+    UNARY_TIMEOUT,
+    Connection,
+    connect,
+    game_name,
+    game_type_info,
+    get_game,
+)
+from infra.terminal.lines import Line, LineReader, wait
+from infra.terminal.menu import QUIT_WORDS
+from infra.terminal.render import describe_event, names_for, render_game
+from infra.terminal.screen import draw, problem, prompt
+
+HELP = "n next (Enter too)   p previous   g N go to revision N   q quit"
+
+
+def events_of(connection: Connection, name: str) -> list[event_pb2.GameEvent]:
+    """Returns every event of the game as the caller may see it, in order."""
+    events: list[event_pb2.GameEvent] = []
+    page_token = ""
+    while True:
+        reply = connection.stub.ListGameEvents(
+            game_service_pb2.ListGameEventsRequest(
+                parent=name, page_size=1000, page_token=page_token
+            ),
+            metadata=connection.metadata,
+            timeout=UNARY_TIMEOUT,
+        )
+        events.extend(reply.events)
+        page_token = reply.next_page_token
+        if not page_token:
+            return events
+
+
+def what_happened(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
+    """Describes the event that led to a revision, its kind when nothing better."""
+    described = describe_event(event, names)
+    if described is not None:
+        return described
+    member = event.WhichOneof("event") or "event"
+    inner = getattr(event, member).WhichOneof("event") if member in _GAMES else None
+    who = names.get(event.actor, "")
+    kind = f"{member}: {inner}" if inner else member
+    return f"{kind.replace('_', ' ')}{f' by {who}' if who else ''}"
+
+
+_GAMES = {"qwirkle", "hues_and_cues", "split", "gnoming_a_round", "fool"}
+
+
+def step(text: str, revision: int, total: int) -> tuple[int, str]:
+    """Returns the revision a command asks for, and a message if it cannot be."""
+    words = text.strip().lower().split()
+    if not words or words[0] == "n":
+        return min(revision + 1, total), "" if revision < total else "the last revision"
+    if words[0] == "p":
+        return max(revision - 1, 1), "" if revision > 1 else "the first revision"
+    if words[0] == "g" and len(words) == 2 and words[1].isdigit():  # noqa: PLR2004
+        wanted = int(words[1])
+        if 1 <= wanted <= total:
+            return wanted, ""
+        return revision, f"no revision {wanted}: choose 1 to {total}"
+    return revision, f"not understood: {text.strip()!r} ({HELP})"
+
+
+def replay(server: str, game_id: str, console: Console, reader: LineReader) -> int:
+    """Steps through a game's revisions until the person quits."""
+    connection = connect(server)
+    name = game_name(game_id)
+    latest = get_game(connection, name)
+    info = game_type_info(connection, latest.game_type)
+    events = events_of(connection, name)
+    total, revision, message = len(events), 1, ""
+    names = names_for(latest)
+    while True:
+        snapshot = connection.stub.GetGameRevision(
+            game_service_pb2.GetGameRevisionRequest(
+                name=f"{name}/revisions/{revision}"
+            ),
+            metadata=connection.metadata,
+            timeout=UNARY_TIMEOUT,
+        ).snapshot
+        status = Text.assemble(
+            (f"revision {revision}/{total}", "bold"),
+            f"  {what_happened(events[revision - 1], names)}",
+        )
+        draw(
+            console,
+            Group(render_game(snapshot, info), status),
+            Text(HELP, style="dim"),
+            problem(message),
+        )
+        prompt(console, "replay> ")
+        got = wait(reader, None)
+        if not isinstance(got, Line) or got.text.lower() in QUIT_WORDS:
+            return 0  # Ctrl-D or q
+        revision, message = step(got.text, revision, total)

@@ -1,0 +1,55 @@
+"""Seat tokens kept on disk (mode 0600) so that ``tabletop play --join`` can resume."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at a game: the player resource name and its secret token."""
+
+    game: str
+    player: str
+    seat_token: str
+    server: str
+
+
+def state_dir() -> Path:
+    """Returns ``$XDG_STATE_HOME/tabletop`` or ``~/.local/state/tabletop``."""
+    base = os.environ.get("XDG_STATE_HOME", "").strip()
+    root = Path(base) if base else Path.home() / ".local" / "state"
+    return root / "tabletop"
+
+
+def seat_path(game: str, override: str | None = None) -> Path:
+    """Returns where the seat of a game is kept."""
+    if override:
+        return Path(override).expanduser()
+    return state_dir() / "seats" / f"{game.removeprefix('games/')}.json"
+
+
+def save_seat(seat: Seat, path: Path) -> None:
+    """Writes the seat readable by its owner only."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        json.dump(asdict(seat), file)
+    path.chmod(0o600)  # an existing file keeps its mode through os.open
+
+
+def load_seat(path: Path) -> Seat | None:
+    """Returns the seat kept at ``path``, or None when there is none."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    fields = ("game", "player", "seat_token", "server")
+    if not all(isinstance(data.get(key), str) for key in fields):
+        return None
+    return Seat(*(str(data[key]) for key in fields))
