@@ -1,10 +1,13 @@
 """Hues and Cues bot: read the cues as a colour and aim at the nearest free square.
 
 Guessers turn every cue word the bots' dictionary knows into a colour
-(``cue_colors.py``) and place their piece on the free square whose colour is
-closest. The cue giver predicts that landing square and picks the target on its
-card nearest to it, and gives the second cue only when the guesses it draws are
-predicted to land inside the scoring frame.
+(``cue_colors.py``) and find the square of that colour. The target is one of
+the four squares of a secret card, so a guesser assumes the cue giver took the
+card square nearest that spot, whichever card of the public deck it holds, and
+places its piece on the free square near the spot that earns the most points
+over all those possible targets (with the free-choice variant: the spot itself).
+The cue giver predicts that guess and picks its card square nearest to it, and
+gives the second cue only when the guesses it draws should land in the frame.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from domain.bots.cue_colors import CUE_COLORS, Rgb, color_distance, mean_color
 from domain.games.hues_and_cues.board import ALL_SQUARES, Square, color, distance
+from domain.games.hues_and_cues.cards import CARDS
 from domain.games.hues_and_cues.cues import clean
 from domain.games.hues_and_cues.model import (
     Command,
@@ -22,11 +26,12 @@ from domain.games.hues_and_cues.model import (
     PlaceGuess,
     SkipSecondCue,
 )
+from domain.games.hues_and_cues.scoring import FRAME, guess_points
 from domain.games.hues_and_cues.views import HuesAndCuesView
 
 NAME = "hues_and_cues"
 CENTRE = Square(7, 14)  # H15: where a guess with nothing to go on lands
-FRAME = 1  # §5.1: the cue giver scores for every piece this close to the target
+SEARCH_RADIUS = 5  # a guess is sought this close to the square of the cue's colour
 _SEPARATORS = re.compile(r"[ -]")
 
 
@@ -37,7 +42,7 @@ def choose(view: HuesAndCuesView, moves: Sequence[Command]) -> Command:
         return _guess(view, guesses)
     first_cues = [m for m in moves if isinstance(m, GiveFirstCue)]
     if first_cues:
-        return _first_cue(first_cues)
+        return _first_cue(view, first_cues)
     return _second_cue(view, moves)
 
 
@@ -58,22 +63,42 @@ def landing(target_color: Rgb, free: Sequence[Square]) -> Square:
     return min(free, key=lambda square: color_distance(color(square), target_color))
 
 
+def likely_targets(spot: Square) -> tuple[Square, ...]:
+    """Returns, for each card of the deck, its square nearest ``spot``."""
+    return tuple(
+        min(card.squares, key=lambda square: distance(square, spot))
+        for card in CARDS.values()
+    )
+
+
+def best_guess(wanted: Rgb, free: Sequence[Square], *, free_choice: bool) -> Square:
+    """Returns the free square a guesser expects to score most on for a colour."""
+    if free_choice:
+        return landing(wanted, free)
+    spot = landing(wanted, ALL_SQUARES)
+    targets = likely_targets(spot)
+    near = [s for s in free if distance(s, spot) <= SEARCH_RADIUS] or list(free)
+    return max(near, key=lambda s: sum(guess_points(distance(s, t)) for t in targets))
+
+
 def _guess(view: HuesAndCuesView, guesses: Sequence[PlaceGuess]) -> PlaceGuess:
     """Aims at the cues' colour; with no known word, joins the other pieces."""
     wanted = aim(view.public.cues)
     if wanted is not None:
-        spot = landing(wanted, [g.square for g in guesses])
+        free = [g.square for g in guesses]
+        spot = best_guess(wanted, free, free_choice=view.public.free_choice_variant)
         return next(g for g in guesses if g.square == spot)
     placed = [piece.square for piece in view.public.pieces] or [CENTRE]
     return min(guesses, key=lambda g: sum(distance(g.square, p) for p in placed))
 
 
-def _first_cue(moves: Sequence[GiveFirstCue]) -> GiveFirstCue:
+def _first_cue(view: HuesAndCuesView, moves: Sequence[GiveFirstCue]) -> GiveFirstCue:
     """Picks the allowed target nearest to where the cue's guesses will land."""
     wanted = cue_color(moves[0].cue)
     if wanted is None:
         return moves[0]
-    spot = landing(wanted, ALL_SQUARES)
+    free_choice = view.public.free_choice_variant
+    spot = best_guess(wanted, ALL_SQUARES, free_choice=free_choice)
     return min(moves, key=lambda m: distance(m.target, spot))
 
 
@@ -88,5 +113,6 @@ def _second_cue(view: HuesAndCuesView, moves: Sequence[Command]) -> Command:
     if wanted is None:
         return skip
     taken = {piece.square for piece in view.public.pieces}
-    spot = landing(wanted, [s for s in ALL_SQUARES if s not in taken])
+    free = [s for s in ALL_SQUARES if s not in taken]
+    spot = best_guess(wanted, free, free_choice=view.public.free_choice_variant)
     return give if distance(spot, target) <= FRAME else skip

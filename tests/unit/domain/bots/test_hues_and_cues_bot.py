@@ -25,6 +25,7 @@ from domain.games.hues_and_cues.model import (
     SkipSecondCue,
     State,
 )
+from domain.games.hues_and_cues.scoring import guess_points
 
 GAME = "hues_and_cues"
 RNG = Rng(bytes(range(32)))
@@ -67,10 +68,8 @@ def test_every_suggested_cue_has_a_colour() -> None:
     assert set(SUGGESTED_CUES) <= set(CUE_COLORS)
 
 
-def test_a_guesser_lands_on_the_square_nearest_the_cue_colour() -> None:
-    state = started()
-    target = CARDS[state.card or ""].squares[0]
-    state = played(state, GiveFirstCue(0, target, "tomato"))
+def test_with_free_choice_a_guesser_lands_on_the_square_nearest_the_cue() -> None:
+    state = played(started(variant=True), GiveFirstCue(0, sq("H15"), "tomato"))
 
     assert choose_move(GAME, state, 1) == PlaceGuess(1, sq("G2"))
     tomato = CUE_COLORS["tomato"]
@@ -79,11 +78,29 @@ def test_a_guesser_lands_on_the_square_nearest_the_cue_colour() -> None:
 
 
 def test_the_next_guesser_takes_the_nearest_free_square() -> None:
-    state = started()
-    target = CARDS[state.card or ""].squares[0]
-    state = played(state, GiveFirstCue(0, target, "tomato"), PlaceGuess(1, sq("G2")))
+    state = played(
+        started(variant=True),
+        GiveFirstCue(0, sq("H15"), "tomato"),
+        PlaceGuess(1, sq("G2")),
+    )
 
     assert choose_move(GAME, state, 2) == PlaceGuess(2, sq("F1"))
+
+
+def test_a_guesser_plays_the_odds_of_the_card_squares_near_the_cue() -> None:
+    # G2, at the board's edge, is tomato's square; a cue giver holding any card
+    # of the deck picks its square nearest G2, and D4 covers most of those.
+    state = started()
+    target = CARDS[state.card or ""].squares[0]
+    state = played(state, GiveFirstCue(0, target, "tomato"))
+    targets = hues_and_cues.likely_targets(sq("G2"))
+
+    def expected(square: Square) -> int:
+        return sum(guess_points(distance(square, t)) for t in targets)
+
+    assert choose_move(GAME, state, 1) == PlaceGuess(1, sq("D4"))
+    assert expected(sq("D4")) > expected(sq("G2"))
+    assert distance(sq("D4"), sq("G2")) <= hues_and_cues.SEARCH_RADIUS
 
 
 def test_a_cue_it_cannot_read_sends_the_guess_to_the_other_pieces() -> None:
@@ -98,7 +115,7 @@ def test_a_cue_it_cannot_read_sends_the_guess_to_the_other_pieces() -> None:
     assert distance(guess.square, sq("C3")) == 1
 
 
-def test_the_cue_giver_picks_the_card_square_nearest_the_expected_guesses() -> None:
+def test_the_cue_giver_picks_the_card_square_nearest_the_expected_guess() -> None:
     state = started()
     squares = CARDS[state.card or ""].squares
 
@@ -106,8 +123,10 @@ def test_the_cue_giver_picks_the_card_square_nearest_the_expected_guesses() -> N
 
     assert isinstance(cue, GiveFirstCue)
     assert cue.cue == SUGGESTED_CUES[0]
-    spot = hues_and_cues.landing(CUE_COLORS[cue.cue], ALL_SQUARES)
-    assert distance(cue.target, spot) == min(distance(s, spot) for s in squares)
+    guess = hues_and_cues.best_guess(
+        CUE_COLORS[cue.cue], ALL_SQUARES, free_choice=False
+    )
+    assert distance(cue.target, guess) == min(distance(s, guess) for s in squares)
 
 
 def test_with_free_choice_the_target_is_where_the_guesses_will_land() -> None:
