@@ -48,12 +48,8 @@ class Knowledge:
     seat: int
     layouts: tuple[Shown, ...]
     unseen: tuple[Card, ...]
+    hidden_mean: float  # a face-down card's expected points: the unseen cards' mean
     triggered: bool
-
-    @property
-    def hidden_mean(self) -> float:
-        """Returns the expected points of a face-down card: the unseen cards' mean."""
-        return sum(c.points for c in self.unseen) / max(len(self.unseen), 1)
 
 
 def choose(view: GnomingARoundView, moves: Sequence[Command]) -> Command:
@@ -85,10 +81,12 @@ def knowledge(view: GnomingARoundView, seat: int) -> Knowledge:
         seen.add(public.held_card)
     if view.private is not None and view.private.drawn_card is not None:
         seen.add(view.private.drawn_card)
+    unseen = tuple(c for c in CANONICAL if c not in seen)
     return Knowledge(
         seat=seat,
         layouts=public.layouts,
-        unseen=tuple(c for c in CANONICAL if c not in seen),
+        unseen=unseen,
+        hidden_mean=sum(c.points for c in unseen) / max(len(unseen), 1),
         triggered=public.round_end_trigger is not None,
     )
 
