@@ -59,7 +59,7 @@ class Gate(grpc.aio.ServerInterceptor):
         return guarded(handler, self._admitted)
 
     @contextlib.asynccontextmanager
-    async def _admitted(self, context: Any) -> AsyncIterator[None]:
+    async def _admitted(self, context: Any, _request: Any) -> AsyncIterator[None]:
         self._last_arrival = self._clock()
         if self.draining:
             await context.abort_with_status(

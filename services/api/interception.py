@@ -1,9 +1,9 @@
 """Wraps a method's handler so that a guard runs around every call of it.
 
-The server's interceptors (the gate, the rate limiter) each decide before a
-handler runs whether the call may go on, and some keep count of the calls
-under way; this is the one place that knows how unary and streaming handlers
-are rebuilt for that.
+The server's interceptors (the observers, the gate, the rate limiter) each
+enter a guard around a call: it may refuse the call before the handler runs,
+keep count of the calls under way, or watch how each call ends; this is the
+one place that knows how unary and streaming handlers are rebuilt for that.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from typing import Any, TypeAlias
 
 import grpc
 
-# Given the call's context; may abort the call before the handler runs.
-Guard: TypeAlias = Callable[[Any], AbstractAsyncContextManager[None]]
+# Given the call's context and its request; may abort the call before the
+# handler runs, and sees whatever ends it (an abort raises out of the handler).
+Guard: TypeAlias = Callable[[Any, Any], AbstractAsyncContextManager[None]]
 
 
 def guarded(
@@ -40,7 +41,7 @@ def guarded(
 
 def _unary(behavior: Any, guard: Guard) -> Any:
     async def call(request: Any, context: Any) -> Any:
-        async with guard(context):
+        async with guard(context, request):
             return await behavior(request, context)
 
     return call
@@ -51,7 +52,7 @@ def _stream(behavior: Any, guard: Guard) -> Any:
         # aclosing: a cancelled stream closes the handler's generator now, so
         # its cleanup (leaving the game's feed) does not wait for GC.
         async with (
-            guard(context),
+            guard(context, request),
             contextlib.aclosing(behavior(request, context)) as items,
         ):
             async for item in items:

@@ -146,7 +146,7 @@ class RateLimitInterceptor(grpc.aio.ServerInterceptor):
         return guarded(handler, self._admitted)
 
     @contextlib.asynccontextmanager
-    async def _admitted(self, context: Any) -> AsyncIterator[None]:
+    async def _admitted(self, context: Any, _request: Any) -> AsyncIterator[None]:
         await self._check(context)
         yield
 
