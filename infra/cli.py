@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from collections.abc import Sequence
 
+from infra.logs import configure
 from infra.settings import (
+    LOG_FORMATS,
     Settings,
     SettingsError,
+    address,
     burst,
     check_processes,
+    check_tracing,
     count,
     rate,
     read_token_file,
@@ -108,6 +111,28 @@ def build_parser() -> argparse.ArgumentParser:
         "TABLETOP_OPERATOR_TOKEN); without one every audit call is refused",
     )
     serve.add_argument("--log-level", default="INFO", help="default %(default)s")
+    serve.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=defaults.log_format,
+        help="text, or json: one object per line with the call's method, game "
+        "and request id (env TABLETOP_LOG_FORMAT, default %(default)s)",
+    )
+    serve.add_argument(
+        "--metrics-listen",
+        type=address,
+        default=defaults.metrics_listen,
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics over HTTP at /metrics there; port 0 picks "
+        "a free one (env TABLETOP_METRICS_LISTEN, default off)",
+    )
+    serve.add_argument(
+        "--otel-endpoint",
+        default=defaults.otel_endpoint,
+        metavar="URL",
+        help="send a trace span per call to this OTLP/gRPC collector; needs the "
+        "tracing extra (env OTEL_EXPORTER_OTLP_ENDPOINT, default off)",
+    )
     audit = commands.add_parser(
         "audit",
         help="check exported game records",
@@ -158,10 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from infra.terminal.commands import run  # noqa: PLC0415 (keeps serve lean)
 
         return run(args)
-    logging.basicConfig(
-        level=args.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure(args.log_level, args.log_format)
     try:
         operator_token = (
             read_token_file(args.operator_token_file)
@@ -179,8 +201,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             rate_limit=args.rate_limit,
             rate_burst=args.rate_burst,
             operator_token=operator_token,
+            metrics_listen=args.metrics_listen,
+            log_format=args.log_format,
+            otel_endpoint=args.otel_endpoint or None,
         )
         check_processes(settings)
+        check_tracing(settings)
     except SettingsError as error:
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2

@@ -12,7 +12,9 @@ the store (one append wins, the other command is decided again).
 This process only supervises: it holds the port until every server listens,
 forwards SIGINT and SIGTERM to them and waits for their graceful stop. When one
 server dies the others are stopped too, so that whatever supervises the group
-(systemd, a container runtime) restarts it whole.
+(systemd, a container runtime) restarts it whole. With ``--metrics-listen``
+the servers write their metrics to files in a directory of the supervisor's,
+which alone serves them, summed (decision S7).
 """
 
 from __future__ import annotations
@@ -24,15 +26,17 @@ import queue
 import signal
 import socket
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any
 
+from infra.logs import configure
 from infra.server import serve
 from infra.settings import Settings
+from infra.telemetry import announce_metrics
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,19 @@ def serve_processes(settings: Settings, log_level: str) -> int:
 
     Returns the exit status: 0 after a requested stop, 1 when a server failed.
     """
+    with ExitStack() as stack:
+        metrics = (
+            stack.enter_context(_metrics_directory())
+            if settings.metrics_listen is not None
+            else None
+        )
+        return _supervise(settings, log_level, metrics, stack)
+
+
+def _supervise(
+    settings: Settings, log_level: str, metrics: str | None, stack: ExitStack
+) -> int:
+    """Starts the servers and waits for them; see ``serve_processes``."""
     host, _, wanted = settings.listen.rpartition(":")
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
@@ -69,6 +86,13 @@ def serve_processes(settings: Settings, log_level: str) -> int:
         f"tabletop: listening on {host}:{port} ({len(children)} processes)",
         flush=True,
     )
+    if metrics is not None and settings.metrics_listen is not None:
+        _serve_metrics(settings.metrics_listen, metrics, stack)
+    return _wait(children, metrics)
+
+
+def _wait(children: Sequence[BaseProcess], metrics: str | None) -> int:
+    """Forwards SIGINT and SIGTERM; returns once every server has ended."""
     stopping = False
 
     def forward(_signum: int, _frame: FrameType | None) -> None:
@@ -87,6 +111,8 @@ def serve_processes(settings: Settings, log_level: str) -> int:
         for child in [c for c in running if c.sentinel in ended]:
             child.join()
             running.remove(child)
+            if metrics is not None and child.pid is not None:
+                _process_ended(metrics, child.pid)
             if not stopping:
                 log.error("%s exited (%s), stopping", child.name, child.exitcode)
                 stopping = True
@@ -95,12 +121,33 @@ def serve_processes(settings: Settings, log_level: str) -> int:
     return status
 
 
+@contextmanager
+def _metrics_directory() -> Iterator[str]:
+    from infra.exposition import multiprocess_directory  # noqa: PLC0415 (if asked)
+
+    with multiprocess_directory() as directory:
+        yield directory
+
+
+def _serve_metrics(listen: str, directory: str, stack: ExitStack) -> None:
+    """Serves the servers' metrics, summed, until the supervisor ends."""
+    from infra.exposition import aggregated, serve_metrics  # noqa: PLC0415
+
+    server, address = serve_metrics(listen, aggregated(directory))
+    stack.callback(server.server_close)
+    stack.callback(server.shutdown)
+    announce_metrics(address)
+
+
+def _process_ended(directory: str, pid: int) -> None:
+    from infra.exposition import process_ended  # noqa: PLC0415
+
+    process_ended(directory, pid)
+
+
 def _child(settings: Settings, log_level: str, ready: Any) -> None:
     """Runs one server; puts its port on ``ready``, or None if it cannot start."""
-    logging.basicConfig(
-        level=log_level.upper(),
-        format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
-    )
+    configure(log_level, settings.log_format, process_name=True)
     try:
         asyncio.run(serve(settings, ready=ready.put))
     except BaseException:

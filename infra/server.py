@@ -19,7 +19,7 @@ import contextlib
 import logging
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -37,10 +37,12 @@ from tabletop.v1 import (
 )
 
 from infra.settings import Settings, describe, persistence_env
+from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
 from services.api.limits import RateLimiter, RateLimitInterceptor
+from services.api.observe import Observation, Observer
 from services.feed import Feed
 from services.games import GamesApp
 
@@ -141,10 +143,16 @@ class Running:
     feed: Feed
 
 
-async def create_server(settings: Settings, app: GamesApp, feed: Feed) -> Running:
+async def create_server(
+    settings: Settings,
+    app: GamesApp,
+    feed: Feed,
+    observers: Sequence[Observer] = (),
+) -> Running:
     """Returns a started server, with the port it listens on and its services.
 
-    Starts ``feed`` too; ``stop_server`` stops both.
+    Starts ``feed`` too; ``stop_server`` stops both. ``observers`` see every
+    call of the game services (services/api/observe.py).
     """
     # Calls run their rules and storage work on these threads (services/api/calls.py).
     asyncio.get_running_loop().set_default_executor(
@@ -154,8 +162,11 @@ async def create_server(settings: Settings, app: GamesApp, feed: Feed) -> Runnin
     # otherwise a second server on a taken port fails instead of sharing it.
     reuse_port = ("grpc.so_reuseport", int(settings.processes > 1))
     gate = Gate()
-    # The gate first: a call it refuses costs its caller no rate.
+    # The observers outermost, so they see every refusal; then the gate: a
+    # call it refuses costs its caller no rate.
     interceptors: list[grpc.aio.ServerInterceptor] = [gate]
+    if observers:
+        interceptors.insert(0, Observation(observers))
     if settings.rate_limited:
         limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
         interceptors.append(RateLimitInterceptor(limiter))
@@ -264,11 +275,13 @@ async def serve(
 ) -> None:
     """Runs the server until SIGINT or SIGTERM, then stops it gracefully.
 
-    Once it listens it prints where, or with ``ready`` tells it the port.
+    Once it listens it prints where (and where its metrics are served), or
+    with ``ready`` tells it the port.
     """
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
-    running = await create_server(settings, app, feed)
+    telemetry = start_telemetry(settings, app)
+    running = await create_server(settings, app, feed, telemetry.observers)
     watch = StoreWatch(app, running)
     watch.start()
     host = settings.listen.rsplit(":", 1)[0]
@@ -281,6 +294,7 @@ async def serve(
     )
     if ready is None:
         print(f"tabletop: listening on {host}:{running.port}", flush=True)  # noqa: T201
+        telemetry.announce()
     else:
         ready(running.port)
     stop = asyncio.Event()
@@ -292,6 +306,7 @@ async def serve(
         "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
     )
     await stop_server(running, grace_seconds, watch)
+    telemetry.stop()
     app.close()
 
 

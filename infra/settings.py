@@ -8,6 +8,7 @@ embedded store, or ``memory:`` for a store that forgets everything on exit.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,9 @@ DEFAULT_WORKERS = 32
 # and the burst allowed above it: see decision T15 in docs/decisions.md.
 DEFAULT_RATE_LIMIT = 200.0
 DEFAULT_RATE_BURST = 400
+LOG_FORMATS = ("text", "json")
+# The modules tracing needs: the optional ``tracing`` extra installs them.
+TRACING_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.grpc")
 
 
 class SettingsError(ValueError):
@@ -48,6 +52,11 @@ class Settings:
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
+    # host:port of the Prometheus endpoint (infra/metrics.py); None serves none.
+    metrics_listen: str | None = None
+    log_format: str = "text"  # or "json", one object per line (infra/logs.py)
+    # The OTLP/gRPC collector spans go to (infra/tracing.py); None traces nothing.
+    otel_endpoint: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -71,6 +80,10 @@ class Settings:
             rate_burst=burst(
                 environ.get("TABLETOP_RATE_BURST", str(DEFAULT_RATE_BURST))
             ),
+            metrics_listen=optional_address(environ.get("TABLETOP_METRICS_LISTEN", "")),
+            log_format=log_format(environ.get("TABLETOP_LOG_FORMAT", "text")),
+            otel_endpoint=environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
+            or None,
         )
 
     @property
@@ -125,6 +138,23 @@ def check_processes(settings: Settings) -> None:
             "is private to each process, and SQLite has no live feed between them"
         )
         raise SettingsError(msg)
+
+
+def check_tracing(settings: Settings) -> None:
+    """Refuses tracing when the ``tracing`` extra is not installed."""
+    if settings.otel_endpoint is None:
+        return
+    for module in TRACING_MODULES:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # a parent package is missing
+            found = False
+        if not found:
+            msg = (
+                f"tracing to {settings.otel_endpoint} needs OpenTelemetry, which is "
+                "not installed: pip install 'tabletop[tracing]'"
+            )
+            raise SettingsError(msg)
 
 
 def read_token_file(path: str) -> str:
@@ -198,6 +228,29 @@ def burst(value: str) -> int:
         msg = f"expected a whole number of calls, 0 or more, got {value!r}"
         raise SettingsError(msg)
     return number
+
+
+def address(value: str) -> str:
+    """Returns a ``host:port`` to listen on (port 0: any free one), or refuses it."""
+    host, colon, port = value.strip().rpartition(":")
+    if not colon or not host or not port.isdigit() or int(port) > 65_535:  # noqa: PLR2004
+        msg = f"expected host:port to listen on, got {value!r}"
+        raise SettingsError(msg)
+    return f"{host}:{int(port)}"
+
+
+def optional_address(value: str) -> str | None:
+    """Returns ``address(value)``, or None for an empty value (turned off)."""
+    return address(value) if value.strip() else None
+
+
+def log_format(value: str) -> str:
+    """Returns ``text`` or ``json``, or refuses the setting."""
+    chosen = value.strip().lower()
+    if chosen not in LOG_FORMATS:
+        msg = f"expected a log format of text or json, got {value!r}"
+        raise SettingsError(msg)
+    return chosen
 
 
 def _flag(value: str) -> bool:

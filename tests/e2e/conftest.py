@@ -21,6 +21,7 @@ from tests.e2e.client import health_status
 from tests.pg import fresh_schema
 
 _LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
+_METRICS = re.compile(r"metrics on (http://\S+)")
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Server:
     channel: grpc.Channel
     stub: game_service_pb2_grpc.GameServiceStub
     operator_token: str | None = None
+    metrics_url: str | None = None  # with start_server(metrics=True)
 
     def stop(self) -> int:
         """Stops the server with SIGTERM; returns its exit status."""
@@ -47,11 +49,13 @@ def start_server(
     heartbeat_seconds: float | None = None,
     operator_token: str | None = None,
     processes: int = 1,
+    metrics: bool = False,
 ) -> Server:
     """Starts ``tabletop serve`` on a free loopback port and waits until it serves.
 
     ``operator_token`` reaches the server through ``TABLETOP_OPERATOR_TOKEN``,
-    never the command line.
+    never the command line. With ``metrics`` the server serves Prometheus
+    metrics on another free port too (``Server.metrics_url``).
     """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
     command += ["--database", database, "--log-level", "WARNING"]
@@ -61,6 +65,8 @@ def start_server(
         command += ["--heartbeat-seconds", str(heartbeat_seconds)]
     if processes > 1:
         command += ["--processes", str(processes)]
+    if metrics:
+        command += ["--metrics-listen", "127.0.0.1:0"]
     env = os.environ.copy()
     env.pop("TABLETOP_OPERATOR_TOKEN", None)
     if operator_token is not None:
@@ -78,6 +84,11 @@ def start_server(
         process.kill()
         pytest.fail(f"server did not start: {line!r}")
     address = f"{found.group(1)}:{found.group(2)}"
+    metrics_url = None
+    if metrics:  # printed on the line after the address
+        metrics_line = _METRICS.search(process.stdout.readline())
+        assert metrics_line is not None
+        metrics_url = metrics_line.group(1)
     channel = grpc.insecure_channel(address)
     deadline = time.monotonic() + 20
     while True:
@@ -89,7 +100,7 @@ def start_server(
                 raise
         time.sleep(0.05)
     stub = game_service_pb2_grpc.GameServiceStub(channel)
-    return Server(process, address, channel, stub, operator_token)
+    return Server(process, address, channel, stub, operator_token, metrics_url)
 
 
 @pytest.fixture
