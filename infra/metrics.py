@@ -14,6 +14,7 @@ store's figures every second instead (``sample_store``).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -32,6 +33,8 @@ from prometheus_client.registry import Collector
 
 from services.api.observe import Call
 from services.games import GamesApp
+
+log = logging.getLogger(__name__)
 
 # From a move answered from memory to a call that waited out a store hiccup.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
@@ -179,12 +182,15 @@ def sample_store(app: GamesApp, every: float = 1.0) -> Callable[[], None]:
     def run() -> None:
         seen = dict.fromkeys(commits, 0)
         while True:
-            for key, value in (pool_stats(app) or {}).items():
-                if key in pool:
-                    pool[key].set(value)
-            for key, value in commit_counts(app).items():
-                commits[key].inc(value - seen[key])
-                seen[key] = value
+            try:
+                for key, value in (pool_stats(app) or {}).items():
+                    if key in pool:
+                        pool[key].set(value)
+                for key, value in commit_counts(app).items():
+                    commits[key].inc(value - seen[key])
+                    seen[key] = value
+            except Exception:  # a closing pool: the next sample will tell
+                log.debug("sampling the store's figures failed", exc_info=True)
             if stopped.wait(every):
                 return
 

@@ -4,12 +4,13 @@ Logs travel further than the database (terminals, log shippers, bug reports),
 so a seat token there is a stolen seat and a rack there is a spoiled game. The
 server runs at DEBUG with its stdout and stderr kept; a Qwirkle game is played
 for a few moves, calls fail on purpose, and then every form a secret could
-take in the output is looked for.
+take in the output is looked for, in the text logs and in the JSON ones.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import re
@@ -51,9 +52,33 @@ TILE_FORMS = ("Tile(", "Color.", "Shape.", '"_type"', "QWIRKLE_COLOR_", "color: 
 def test_debug_logs_hold_no_token_and_no_hidden_tile(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    operator = secrets.token_urlsafe(24)
+    output, name = run_and_check(postgres_url, tmp_path / "server.log", "text")
+    assert "DEBUG" in output, "the server did log at DEBUG"
+    assert name in output  # the audit export is logged
+
+
+def test_json_logs_are_objects_with_the_call_fields_and_no_secret(
+    postgres_url: str, tmp_path: Path
+) -> None:
     log_path = tmp_path / "server.log"
-    process, channel = start_debug_server(postgres_url, operator, log_path)
+    _, name = run_and_check(postgres_url, log_path, "json")
+    entries = [json.loads(line) for line in log_path.read_text().splitlines()]
+    assert {"DEBUG", "INFO"} <= {entry["level"] for entry in entries}
+    for entry in entries:
+        assert {"time", "level", "logger", "message"} <= entry.keys()
+        assert entry["time"].endswith("Z")
+    (export,) = [e for e in entries if e.get("method", "").endswith("/ExportGame")]
+    assert export["method"] == "tabletop.v1.GameAuditService/ExportGame"
+    assert export["game_id"] == name.removeprefix("games/")
+
+
+def run_and_check(database: str, log_path: Path, log_format: str) -> tuple[str, str]:
+    """Plays, fails on purpose, stops; checks that the output holds no secret.
+
+    Returns the output (stdout and stderr) and the game's name.
+    """
+    operator = secrets.token_urlsafe(24)
+    process, channel = start_debug_server(database, operator, log_path, log_format)
     try:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         name, tokens = play_a_few_moves(stub)
@@ -66,14 +91,13 @@ def test_debug_logs_hold_no_token_and_no_hidden_tile(
         assert process.wait(timeout=30) == 0
     assert process.stdout is not None
     output = process.stdout.read() + log_path.read_text(encoding="utf-8")
-
-    assert "DEBUG" in output, "the server did log at DEBUG"
     for secret in (*tokens, operator, wrong, SEED.hex()):
         assert secret not in output
     for form in TILE_FORMS:
         assert form not in output
     for tile in {tile for rack in racks for tile in rack}:
         assert tile not in output
+    return output, name
 
 
 def test_a_bug_is_logged_without_the_values_its_message_holds(
@@ -117,7 +141,7 @@ class AbortingContext:
 
 
 def start_debug_server(
-    database: str, operator_token: str, log_path: Path
+    database: str, operator_token: str, log_path: Path, log_format: str = "text"
 ) -> tuple[subprocess.Popen[str], grpc.Channel]:
     """Starts ``tabletop serve --log-level DEBUG``; its stderr goes to a file.
 
@@ -126,6 +150,7 @@ def start_debug_server(
     """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
     command += ["--database", database, "--log-level", "DEBUG", "--dev"]
+    command += ["--log-format", log_format]
     env = {"TABLETOP_OPERATOR_TOKEN": operator_token}
     with log_path.open("w", encoding="utf-8") as log_file:
         process = subprocess.Popen(  # noqa: S603 (our own CLI)
