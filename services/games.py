@@ -15,6 +15,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
+from domain.bots import choose_move
 from domain.common import commands
 from domain.common import table as tables
 from domain.common.commands import (
@@ -42,6 +43,7 @@ from services.store import (
     seat_or_fail,
 )
 from services.tokens import game_id_for, new_token, seat_token, token_hash
+from services.turns import timed_out
 
 __all__ = ["Applied", "Call", "GamesApp", "Seated", "game_not_found"]
 
@@ -77,6 +79,7 @@ class GamesApp(GameStore):
         seed: bytes = b"",
         request_id: str = "",
         request_hash: str = "",
+        turn_seconds: int = 0,
     ) -> Seated | Rejected:
         """Opens a table of ``game_type`` and seats its creator in seat 0.
 
@@ -106,7 +109,12 @@ class GamesApp(GameStore):
             else new_token()
         )
         command = CreateTable(
-            game_type, config, max_players, display_name, token_hash(token)
+            game_type,
+            config,
+            max_players,
+            display_name,
+            token_hash(token),
+            turn_seconds,
         )
         decision = commands.create(rules, command, seed_or_refusal)
         if isinstance(decision, Rejected):
@@ -190,6 +198,37 @@ class GamesApp(GameStore):
         """Records the caller's answer to an undo proposal."""
         answer = AnswerTakeback(proposal_id, accept)
         return self._execute(game_id, _always(answer), call, seated=True)
+
+    def time_out(self, game_id: UUID, revision: int) -> Applied | Rejected:
+        """Plays the bot's move for a seat whose time ran out at ``revision``.
+
+        Pinned to the revision whose deadline passed: if anything happened
+        since (the player moved in time), the timeout is refused as stale.
+        """
+        call = Call(expected_revision=revision)
+        return self._execute(game_id, timed_out, call, is_move=True)
+
+    def suggest_move(
+        self, game_id: UUID, token: str | None
+    ) -> tuple[GameRecord, Any | None] | Rejected:
+        """Returns the game and the move the bot would make for the caller's seat.
+
+        The bot decides from the seat's own view (``domain.bots``), so the
+        suggestion tells the caller nothing it could not see; None when the
+        seat has nothing to do now.
+        """
+        record = self.get_game(game_id)
+        if record is None:
+            return game_not_found(game_id)
+        seat = self.authenticate(record, token)
+        if isinstance(seat, Rejected):
+            return seat
+        if record.table.status is not tables.TableStatus.IN_PROGRESS:
+            return record, None
+        game = record.table.game
+        if seat not in record.rules.to_move(game):
+            return record, None
+        return record, choose_move(record.table.game_type, game, seat)
 
     def legal_moves(
         self, game_id: UUID, token: str | None

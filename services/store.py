@@ -296,7 +296,7 @@ class GameStore(Application[UUID]):
         return Batch(
             decision.events,
             command,
-            len(record.table.seats) if joining else seat,
+            len(record.table.seats) if joining else commands.acting_seat(command, seat),
             record.move_count + 1 if is_move else 0,
             now,
         )

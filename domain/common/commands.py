@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any, TypeAlias
 
 from domain.common import table as tables
-from domain.common import takeback
-from domain.common.decision import Decision
+from domain.common import takeback, turn_timer
+from domain.common.decision import Accepted, Decision
 from domain.common.rng import commitment
 
 
@@ -27,6 +27,7 @@ class CreateTable:
     max_players: int
     display_name: str
     token_hash: str
+    turn_seconds: int = 0  # the turn time limit; 0 for none
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +68,26 @@ class AnswerTakeback:
     accept: bool
 
 
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """Time out ``seat``'s turn: the server's bot plays ``move`` for it."""
+
+    seat: int
+    move: Any
+
+
 TableCommand: TypeAlias = (
-    JoinTable | StartTable | PlayMove | UndoLastMove | ProposeTakeback | AnswerTakeback
+    JoinTable
+    | StartTable
+    | PlayMove
+    | UndoLastMove
+    | ProposeTakeback
+    | AnswerTakeback
+    | TimeOut
 )
+
+# The commands that are moves: each one numbered, in order, by the store.
+MOVE_COMMANDS: tuple[type[Any], ...] = (PlayMove, TimeOut)
 
 TABLE_COMMANDS: Mapping[str, type[Any]] = {
     "table.CreateTable": CreateTable,
@@ -79,12 +97,13 @@ TABLE_COMMANDS: Mapping[str, type[Any]] = {
     "table.UndoLastMove": UndoLastMove,
     "table.ProposeTakeback": ProposeTakeback,
     "table.AnswerTakeback": AnswerTakeback,
+    "table.TimeOut": TimeOut,
 }
 
 
 def create(rules: tables.Rules, command: CreateTable, seed: bytes) -> Decision[Any]:
     """Decides the opening of a table with its secret seed."""
-    return tables.create(
+    return turn_timer.check_turn_seconds(command.turn_seconds) or tables.create(
         rules,
         command.config,
         command.max_players,
@@ -92,7 +111,13 @@ def create(rules: tables.Rules, command: CreateTable, seed: bytes) -> Decision[A
         commitment(seed),
         command.display_name,
         command.token_hash,
+        command.turn_seconds,
     )
+
+
+def acting_seat(command: TableCommand, seat: int | None) -> int | None:
+    """Returns the seat a command acts for: the caller's, or a timed-out seat's."""
+    return command.seat if isinstance(command, TimeOut) else seat
 
 
 def decide(
@@ -102,7 +127,23 @@ def decide(
     command: TableCommand,
     now: datetime,
 ) -> Decision[Any]:
-    """Decides a request on a table: ``seat`` is the caller's (None if unseated)."""
+    """Decides a request on a table: ``seat`` is the caller's (None if unseated).
+
+    A decision that changes the game restarts the turn timer, if there is one.
+    """
+    decision = _decide(table, rules, seat, command, now)
+    if not isinstance(decision, Accepted):
+        return decision
+    return Accepted(turn_timer.restarted(table, decision.events, now))
+
+
+def _decide(
+    table: tables.Table,
+    rules: tables.Rules,
+    seat: int | None,
+    command: TableCommand,
+    now: datetime,
+) -> Decision[Any]:
     acting = -1 if seat is None else seat
     match command:
         case JoinTable():
@@ -119,3 +160,5 @@ def decide(
             return takeback.respond_undo(
                 table, acting, command.proposal_id, accept=command.accept, now=now
             )
+        case TimeOut():
+            return turn_timer.time_out(table, rules, command.seat, command.move, now)

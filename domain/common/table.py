@@ -31,6 +31,8 @@ from domain.common.table_state import (
     Table,
     TableEvent,
     TableStatus,
+    TurnTimedOut,
+    TurnTimerStarted,
 )
 from domain.common.undo import (
     UNDO_EVENT_TYPES,
@@ -51,6 +53,8 @@ __all__ = [
     "Table",
     "TableEvent",
     "TableStatus",
+    "TurnTimedOut",
+    "TurnTimerStarted",
     "create",
     "effective_viewer",
     "evolve",
@@ -76,6 +80,7 @@ def create(
     commitment: str,
     creator_name: str,
     token_hash: str,
+    turn_seconds: int = 0,
 ) -> Decision[TableEvent]:
     """Opens a table and seats its creator in seat 0."""
     if max_players == 0:
@@ -93,7 +98,9 @@ def create(
     refused = rules.check_config(config, max_players) or _check_name(creator_name)
     if refused is not None:
         return refused
-    created = GameCreated(rules.name, config, max_players, commitment, seed.hex())
+    created = GameCreated(
+        rules.name, config, max_players, commitment, seed.hex(), turn_seconds
+    )
     return Accepted((created, PlayerJoined(0, creator_name.strip(), token_hash)))
 
 
@@ -194,6 +201,7 @@ def evolve(table: Table | None, event: Any, rules: Rules) -> Table:
             event.max_players,
             event.commitment,
             event.seed,
+            turn_seconds=event.turn_seconds,
         )
         return replace(created, revision=1)
     return replace(_evolve(table, event, rules), revision=table.revision + 1)
@@ -208,7 +216,13 @@ def _evolve(table: Table, event: Any, rules: Rules) -> Table:
             game = rules.initial_state(event.players, table.config)
             return replace(table, status=TableStatus.IN_PROGRESS, game=game)
         case GameFinished():
-            return replace(table, status=TableStatus.FINISHED, final=event)
+            return replace(
+                table, status=TableStatus.FINISHED, final=event, turn_deadline=None
+            )
+        case TurnTimerStarted():
+            return replace(table, turn_deadline=event.deadline)
+        case TurnTimedOut():
+            return table
         case _ if isinstance(event, UNDO_EVENT_TYPES):
             undo, game = evolve_undo(table.undo, event, table.game, table.revision)
             return replace(table, undo=undo, game=game)
@@ -227,7 +241,7 @@ def visible(table_event: Any, viewer: Viewer, rules: Rules) -> Any:
             return replace(table_event, seed=secret)
         case PlayerJoined():
             return replace(table_event, token_hash="")
-        case GameStarted() | GameFinished():
+        case GameStarted() | GameFinished() | TurnTimerStarted() | TurnTimedOut():
             return table_event
         case _ if isinstance(table_event, UNDO_EVENT_TYPES):
             return table_event

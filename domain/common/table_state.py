@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -31,6 +32,8 @@ class GameCreated:
     max_players: int
     commitment: str
     seed: str
+    # The turn time limit (domain.common.turn_timer); 0 for none.
+    turn_seconds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +61,36 @@ class GameFinished:
     seed: str
 
 
-TableEvent: TypeAlias = GameCreated | PlayerJoined | GameStarted | GameFinished
+@dataclass(frozen=True, slots=True)
+class TurnTimerStarted:
+    """The seats to move must act by ``deadline``, or a bot acts for them."""
+
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """``seat`` let its turn's time run out; the bot's move for it follows."""
+
+    seat: int
+
+
+TableEvent: TypeAlias = (
+    GameCreated
+    | PlayerJoined
+    | GameStarted
+    | GameFinished
+    | TurnTimerStarted
+    | TurnTimedOut
+)
 
 TABLE_EVENTS: Mapping[str, type[Any]] = {
     "table.GameCreated": GameCreated,
     "table.PlayerJoined": PlayerJoined,
     "table.GameStarted": GameStarted,
     "table.GameFinished": GameFinished,
+    "table.TurnTimerStarted": TurnTimerStarted,
+    "table.TurnTimedOut": TurnTimedOut,
     **UNDO_EVENTS,
 }
 
@@ -93,6 +119,8 @@ class Table:
     # Events folded so far: the table's revision.
     revision: int = 0
     undo: UndoState = field(default_factory=UndoState)
+    turn_seconds: int = 0  # 0: no turn timer
+    turn_deadline: datetime | None = None  # while a timer runs
 
     @property
     def rng(self) -> Rng:

@@ -16,7 +16,7 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator
-from services.api import replay, undo
+from services.api import replay, turns, undo
 from services.api.auth import bearer_token
 from services.api.calls import Metadata, serve
 from services.api.catalogue import game_types
@@ -101,6 +101,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         """Lists the moves the caller could make now."""
         return await serve(context, self._list_legal_moves, request)
 
+    async def SuggestMove(  # noqa: N802
+        self, request: game_service_pb2.SuggestMoveRequest, context: Any
+    ) -> game_service_pb2.SuggestMoveResponse:
+        """Returns the bot's move for the caller's seat."""
+        return await serve(context, self._suggest_move, request)
+
     async def UndoMove(  # noqa: N802
         self, request: game_service_pb2.UndoMoveRequest, context: Any
     ) -> game_service_pb2.UndoMoveResponse:
@@ -171,6 +177,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 request.display_name,
                 request.seed,
                 *identify(request, "CreateGame", None),
+                turn_seconds=turns.turn_seconds(game),
             )
         )
         return game_service_pb2.CreateGameResponse(**_seated_fields(seated))
@@ -272,6 +279,11 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             )
             response.next_page_token = encode_page_token(after)
         return response
+
+    def _suggest_move(
+        self, request: game_service_pb2.SuggestMoveRequest, metadata: Metadata
+    ) -> game_service_pb2.SuggestMoveResponse:
+        return turns.suggest_move(self.app, request, bearer_token(metadata))
 
     def _undo_move(
         self, request: game_service_pb2.UndoMoveRequest, metadata: Metadata

@@ -25,6 +25,7 @@ _FIELDS = {
     "INVALID_DISPLAY_NAME": "display_name",
     "INVALID_PLAYER_COUNT": "game.max_players",
     "INVALID_SEED": "seed",
+    "INVALID_TURN_TIME_LIMIT": "game.turn_time_limit",
     "UNKNOWN_GAME_TYPE": "game.game_type",
 }
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.common import commands
 from domain.common import table as tables
-from domain.common.commands import CreateTable, JoinTable, PlayMove
+from domain.common.commands import MOVE_COMMANDS, CreateTable, JoinTable, TimeOut
 from domain.common.decision import Decision, Rejected
 from domain.games.registry import rules_for
 from services.audit.report import Report
@@ -149,7 +149,13 @@ def _check_envelope(
                 f"a new player takes seat {seat}, but it is credited to {first.actor}"
             )
         )
-    expected = move_count + 1 if isinstance(command, PlayMove) else 0
+    if isinstance(command, TimeOut) and first.actor != command.seat:
+        report.fail(
+            first.at(
+                f"seat {command.seat} timed out, but it is credited to {first.actor}"
+            )
+        )
+    expected = move_count + 1 if isinstance(command, MOVE_COMMANDS) else 0
     if first.move_number != expected:
         report.fail(first.at(f"move number {first.move_number}, expected {expected}"))
 

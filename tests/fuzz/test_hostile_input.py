@@ -281,6 +281,7 @@ def _valid(world: World, rpc: str, table: Table) -> Message:
             expected_revision=revision,
         ),
         "ListLegalMoves": lambda: g.ListLegalMovesRequest(name=name, page_size=3),
+        "SuggestMove": lambda: g.SuggestMoveRequest(name=name),
         "UndoMove": lambda: g.UndoMoveRequest(name=name, expected_revision=revision),
         "ProposeUndo": lambda: g.ProposeUndoRequest(
             name=name, expected_revision=revision

@@ -77,6 +77,10 @@ def game_to_proto(
         game.winners.extend(player_name(record.game_id, s) for s in table.final.winners)
     elif reveal_all:  # a snapshot from before the end: the end revealed this seed
         game.seed = table.seed
+    if table.turn_seconds:
+        game.turn_time_limit.seconds = table.turn_seconds
+    if table.turn_deadline is not None:  # None once finished
+        game.turn_deadline.CopyFrom(timestamp(table.turn_deadline))
     if table.undo.proposal is not None:
         game.pending_undo.CopyFrom(
             proposal_to_proto(table.undo.proposal, _names(record.game_id))
@@ -152,6 +156,10 @@ def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> 
                     seed=event.seed,
                 )
             )
+        case tables.TurnTimerStarted():
+            message.turn_timer_started.deadline.CopyFrom(timestamp(event.deadline))
+        case tables.TurnTimedOut():
+            message.turn_timed_out.player = names(event.seat)
         case _ if isinstance(event, UNDO_EVENT_TYPES):
             member, undo_message = undo_event_to_proto(event, names)
             getattr(message, member).CopyFrom(undo_message)

@@ -88,6 +88,8 @@ RARE_VALUES: list[Any] = [
     UndoResolved(3, UndoOutcome.REJECTED, 0, datetime(2026, 1, 2, tzinfo=UTC)),
     UndoResolved(4, UndoOutcome.WITHDRAWN, None, None),
     MovesUndone(40, 1, 1, 3),
+    tables.TurnTimerStarted(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)),
+    tables.TurnTimedOut(1),
 ]
 
 
@@ -113,7 +115,9 @@ def test_real_play_produces_every_stored_event_but_a_pass_and_undos(
     events, commands = played
     seen = {CODEC.name_of(event) for event in events}
     undos = {name for name in UNDO_EVENTS if name != "table.MovePlayed"}
-    expected = {*tables.TABLE_EVENTS, *RULES.events} - {"qwirkle.TurnPassed", *undos}
+    timers = {"table.TurnTimerStarted", "table.TurnTimedOut"}  # untimed play
+    rare = {"qwirkle.TurnPassed", *undos, *timers}
+    expected = {*tables.TABLE_EVENTS, *RULES.events} - rare
     assert seen == expected
     assert {type(c) for c in commands} == {PlaceTiles, ExchangeTiles}
 
@@ -158,6 +162,7 @@ def test_table_events_are_stored_under_table_names() -> None:
         "max_players": 2,
         "commitment": "c",
         "seed": "s",
+        "turn_seconds": 0,
     }
 
 

@@ -1,0 +1,102 @@
+"""The optional turn timer: a deadline for the seats to move, and what expiry does.
+
+A table created with ``turn_seconds`` restarts its timer whenever the game
+changes (the start, every move, every takeback): ``TurnTimerStarted`` records
+the deadline. Once it has passed, the server may time the turn out for a seat
+that is to move: ``TurnTimedOut`` is stored, then the move a bot chose for that
+seat from what the seat may see (``domain.bots``). The command carries the
+bot's move, so an audit re-decides it like any other; the player takes the seat
+back simply by moving before the next deadline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from domain.common.decision import Accepted, Decision, Rejected, malformed, reject
+from domain.common.table import Rules, play
+from domain.common.table_state import (
+    GameFinished,
+    GameStarted,
+    Table,
+    TableStatus,
+    TurnTimedOut,
+    TurnTimerStarted,
+)
+from domain.common.undo import MovePlayed, MovesUndone
+
+MAX_TURN_SECONDS = 7 * 24 * 3600  # a week: correspondence play
+
+
+def check_turn_seconds(turn_seconds: int) -> Rejected | None:
+    """Refuses a turn time limit that is negative or longer than a week."""
+    if 0 <= turn_seconds <= MAX_TURN_SECONDS:
+        return None
+    return malformed(
+        "INVALID_TURN_TIME_LIMIT",
+        f"A turn time limit is 1 second to {MAX_TURN_SECONDS // 86400} days, or "
+        "0 for none.",
+        "table/turn_time_limit",
+        maxSeconds=MAX_TURN_SECONDS,
+        requestedSeconds=turn_seconds,
+    )
+
+
+def restarted(table: Table, events: tuple[Any, ...], now: datetime) -> tuple[Any, ...]:
+    """Returns ``events`` with the timer restarted when they changed the game.
+
+    Nothing is added without a timer, when the game did not change (a join, a
+    proposal, a declined takeback) or when it finished.
+    """
+    if table.turn_seconds == 0 or not any(
+        isinstance(event, GameStarted | MovePlayed | MovesUndone) for event in events
+    ):
+        return events
+    if any(isinstance(event, GameFinished) for event in events):
+        return events
+    deadline = now + timedelta(seconds=table.turn_seconds)
+    return (*events, TurnTimerStarted(deadline))
+
+
+def time_out(
+    table: Table, rules: Rules, seat: int, move: Any, now: datetime
+) -> Decision[Any]:
+    """Times out ``seat``'s turn and plays ``move``, the bot's choice, for it."""
+    if table.status is not TableStatus.IN_PROGRESS:
+        return reject(
+            "GAME_NOT_IN_PROGRESS",
+            "Only a game in progress has a turn to time out.",
+            "table/in_progress",
+            state=table.status.value,
+        )
+    if table.turn_deadline is None:
+        return reject(
+            "NO_TURN_TIMER",
+            "This game has no turn time limit.",
+            "table/turn_time_limit",
+        )
+    if now < table.turn_deadline:
+        return reject(
+            "TURN_NOT_EXPIRED",
+            "The turn's time has not run out yet.",
+            "table/turn_time_limit",
+            deadline=table.turn_deadline.isoformat(),
+        )
+    if seat not in rules.to_move(table.game):
+        return reject(
+            "SEAT_NOT_TO_MOVE",
+            f"Seat {seat} is not to move, so its time cannot run out.",
+            "table/turn_time_limit",
+            seat=seat,
+        )
+    decision = play(table, rules, seat, move)
+    if isinstance(decision, Rejected):
+        return decision
+    # The player did not choose the move, so it is not theirs to take back alone.
+    events = tuple(
+        replace(event, undoable=False) if isinstance(event, MovePlayed) else event
+        for event in decision.events
+    )
+    return Accepted((TurnTimedOut(seat), *events))

@@ -1,0 +1,173 @@
+"""Turn timers: the clock that times out turns, and the bot's move it plays.
+
+A table with a turn time limit stores ``TurnTimerStarted`` whenever its game
+changes (``domain.common.turn_timer``). ``TurnClock`` learns those deadlines
+from the event store's notification log, which every server process writes,
+so it also sees the games other processes moved and, when it starts, the
+timers already running (it reads the log's timer notifications once, from the
+start). When a deadline passes it asks the store to time the turn out, pinned
+to the revision that started the timer: a move the player made in time, or the
+same timeout fired by another process, makes it stale, and it is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from heapq import heappop, heappush
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+from domain.bots import choose_move
+from domain.common.commands import TimeOut
+from domain.common.decision import Rejected, reject
+from domain.common.table_state import TurnTimerStarted
+from services.records import GameRecord, StoredEvent, unwrap
+from services.tracebacks import withheld_traceback
+
+if TYPE_CHECKING:
+    from services.games import GamesApp
+    from services.store import Applied
+
+log = logging.getLogger(__name__)
+
+TIMER_TOPIC = "table.TurnTimerStarted"
+PAGE = 500  # notifications read at a time
+
+
+def timed_out(record: GameRecord, _: int | None) -> TimeOut | Rejected:
+    """Returns the timeout of the first seat to move, with the bot's move for it."""
+    game = record.table.game
+    to_move = record.rules.to_move(game) if game is not None else ()
+    if not to_move:
+        return reject(
+            "NOBODY_TO_MOVE",
+            "No seat is to move, so no turn can time out.",
+            "table/turn_time_limit",
+        )
+    seat = to_move[0]
+    move = choose_move(record.table.game_type, game, seat)
+    if move is None:
+        return reject(
+            "NO_LEGAL_MOVE",
+            f"Seat {seat} has no legal move for the bot to play.",
+            "table/turn_time_limit",
+            seat=seat,
+        )
+    return TimeOut(seat, move)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class _Timer:
+    deadline: datetime
+    revision: int
+    game_id: UUID
+
+
+class TurnClock:
+    """Times out the turns whose deadline passed; call ``tick`` every second or so.
+
+    Thread-safe: ``tick`` runs on a worker thread, one at a time. While the
+    store is down it raises the store's error and keeps the timers due.
+    """
+
+    def __init__(
+        self, app: GamesApp, now: Callable[[], datetime] | None = None
+    ) -> None:
+        self.app = app
+        self._now = now or app.clock
+        self._position = 0  # the last notification read
+        self._timers: list[_Timer] = []
+        # game id -> the revision of its latest timer; older ones are dropped.
+        self._latest: dict[UUID, int] = {}
+        self._lock = threading.Lock()
+
+    def tick(self) -> list[Applied]:
+        """Reads new timers, times out those due; returns the timeouts applied."""
+        with self._lock:
+            self._read()
+            applied = []
+            due = self._due()
+            for index, timer in enumerate(due):
+                try:
+                    result = self.app.time_out(timer.game_id, timer.revision)
+                except (OperationalError, InterfaceError):
+                    # The store is down: these wait for the next tick.
+                    for waiting in due[index:]:
+                        self._add(waiting)
+                    raise
+                if isinstance(result, Rejected):
+                    log.debug("timeout of %s dropped: %s", timer.game_id, result.reason)
+                    continue
+                log.info(
+                    "turn timed out in game %s at revision %d: the bot moved",
+                    timer.game_id,
+                    timer.revision,
+                )
+                applied.append(result)
+            return applied
+
+    async def run(self, period: float) -> None:
+        """Ticks every ``period`` seconds until cancelled, on worker threads.
+
+        A tick that finds the store down is tried again at the next one.
+        """
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await asyncio.to_thread(self.tick)
+            except (OperationalError, InterfaceError):
+                log.debug("turn clock: the store is unavailable")
+            except Exception as error:  # noqa: BLE001 (a bug: logged, the clock goes on)
+                log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+                    "turn clock failed\n%s", withheld_traceback(error)
+                )
+
+    def pending(self) -> int:
+        """Returns how many games have a timer running."""
+        with self._lock:
+            return len(self._latest)
+
+    def _read(self) -> None:
+        while True:
+            notifications = self.app.recorder.select_notifications(
+                start=self._position,
+                limit=PAGE,
+                topics=[TIMER_TOPIC],
+                inclusive_of_start=False,
+            )
+            for notification in notifications:
+                self._position = notification.id
+                stored = self.app.mapper.to_domain_event(notification)
+                if not isinstance(stored, StoredEvent):
+                    continue
+                recorded = unwrap(stored)
+                if isinstance(recorded.event, TurnTimerStarted):
+                    game_id = UUID(str(notification.originator_id))
+                    self._add(
+                        _Timer(recorded.event.deadline, recorded.revision, game_id)
+                    )
+            if len(notifications) < PAGE:
+                return
+
+    def _add(self, timer: _Timer) -> None:
+        if self._latest.get(timer.game_id, 0) >= timer.revision:
+            return
+        self._latest[timer.game_id] = timer.revision
+        heappush(self._timers, timer)
+
+    def _due(self) -> list[_Timer]:
+        now = self._now()
+        due = []
+        while self._timers and self._timers[0].deadline <= now:
+            timer = heappop(self._timers)
+            if self._latest.get(timer.game_id) == timer.revision:
+                del self._latest[timer.game_id]
+                due.append(timer)
+        return due
