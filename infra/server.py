@@ -6,10 +6,8 @@ Graceful stop (``stop_server``): health goes ``NOT_SERVING``, the gate
 way and their clients resume on another server, the calls under way finish,
 and only then does the gRPC server stop.
 
-The health service follows the event store: ``StoreWatch`` reports
-``NOT_SERVING`` while the store does not answer, so a load balancer sends new
-clients elsewhere during a database outage, and ``SERVING`` again once it does;
-meanwhile the gate refuses calls at once.
+The health service follows the event store (infra/store_watch.py), and a turn
+clock times out turns whose time limit ran out (services/turns.py).
 """
 
 from __future__ import annotations
@@ -37,6 +35,7 @@ from tabletop.v1 import (
 )
 
 from infra.settings import Settings, describe, persistence_env
+from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
 from services.api.game_servicer import GameServicer
@@ -45,6 +44,7 @@ from services.api.limits import RateLimiter, RateLimitInterceptor
 from services.api.observe import Observation, Observer
 from services.feed import Feed
 from services.games import GamesApp
+from services.turns import TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +66,8 @@ SERVER_OPTIONS = (
 )
 
 
-# How often the store is probed, and how long a probe may wait for a connection.
-PROBE_SECONDS = 1.0
-PROBE_TIMEOUT_SECONDS = 2.0
+# How often turn timers are checked (services/turns.py).
+TURN_TICK_SECONDS = 1.0
 # On shutdown the server stops once no call came for this long (Gate.drain).
 QUIET_SECONDS = 0.25
 
@@ -82,6 +81,13 @@ QUIET_SECONDS = 0.25
 # dropped by the store watch when the database returns (StoreWatch._probe), not
 # by a check before every checkout, which would cost every call a round trip.
 POOL_ENV = {"POSTGRES_CONNECT_TIMEOUT": "1"}
+# How long the pool keeps trying to replace a connection an outage broke before
+# it gives the slot up (psycopg_pool's default is 5 minutes). Its attempts back
+# off exponentially, so after an outage of 20 s the next one could come 10 s
+# after the database is back; a slot given up is taken again at the next call
+# (or the store watch's next probe) with a fresh attempt, so the pool is back
+# within about this long of the database.
+RECONNECT_SECONDS = 2.0
 
 
 # The key of the advisory lock under which a server creates its tables.
@@ -107,9 +113,13 @@ def create_app(settings: Settings) -> GamesApp:
                     sql.Identifier(env["POSTGRES_SCHEMA"])
                 )
                 connection.execute(statement)
-            return GamesApp(env, allow_client_seed=settings.dev_mode)
+            app = GamesApp(env, allow_client_seed=settings.dev_mode)
         finally:
             connection.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+    recorder = app.recorder
+    if isinstance(recorder, PostgresRecorder):
+        recorder.datastore.pool.reconnect_timeout = RECONNECT_SECONDS
+    return app
 
 
 def ensure_schema(env: dict[str, str]) -> None:
@@ -200,74 +210,6 @@ async def create_server(
     return Running(server, port, health_servicer, gate, feed)
 
 
-class StoreWatch:
-    """Probes the event store every second; the health service reports the result.
-
-    The watch is for those that decide where calls go (load balancers,
-    orchestrators), which ask the health service, and for the server's gate,
-    which refuses calls at once while the store is down. A probe runs in a
-    thread, as every store access does, and takes a connection from the
-    application's own pool, so ``SERVING`` means what a call will find. Once
-    graceful shutdown began the health service ignores ``set``, and
-    ``stop_server`` stops the watch then as well.
-    """
-
-    def __init__(self, app: GamesApp, running: Running) -> None:
-        self.app = app
-        self.health_servicer = running.health
-        self.gate = running.gate
-        self.serving = True  # create_server reports SERVING after the app's setup
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Starts probing; call it on the server's loop."""
-        self._task = asyncio.create_task(self._run(), name="tabletop-store-watch")
-
-    async def stop(self) -> None:
-        """Stops probing; a probe in flight is abandoned."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(PROBE_SECONDS)
-            reachable = await asyncio.to_thread(self._probe)
-            if reachable != self.serving:
-                self.serving = self.gate.store_reachable = reachable
-                if reachable:
-                    log.warning("event store reachable again: health SERVING")
-                else:
-                    log.warning("event store unreachable: health NOT_SERVING")
-                status = (
-                    health_pb2.HealthCheckResponse.SERVING
-                    if reachable
-                    else health_pb2.HealthCheckResponse.NOT_SERVING
-                )
-                for service in SERVICES:
-                    await self.health_servicer.set(service, status)
-
-    def _probe(self) -> bool:
-        """Returns whether the store answers a trivial query within the timeout."""
-        recorder = self.app.recorder
-        try:
-            if isinstance(recorder, PostgresRecorder):
-                pool = recorder.datastore.pool
-                if not self.serving:
-                    # After an outage every pooled connection is broken: drop
-                    # them before calls are let through again.
-                    pool.check()
-                with pool.connection(timeout=PROBE_TIMEOUT_SECONDS) as connection:
-                    connection.execute("SELECT 1")
-            else:
-                recorder.max_notification_id()
-        except Exception:  # any failure means unreachable
-            log.debug("event store probe failed", exc_info=True)
-            return False
-        return True
-
-
 async def serve(
     settings: Settings,
     grace_seconds: float = 10.0,
@@ -282,8 +224,12 @@ async def serve(
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     telemetry = start_telemetry(settings, app)
     running = await create_server(settings, app, feed, telemetry.observers)
-    watch = StoreWatch(app, running)
-    watch.start()
+    watch = StoreWatch(app, running.health, running.gate, SERVICES)
+    turns = TurnClock(app)
+    tasks = (
+        asyncio.create_task(watch.run(), name="tabletop-store-watch"),
+        asyncio.create_task(turns.run(TURN_TICK_SECONDS), name="tabletop-turns"),
+    )
     host = settings.listen.rsplit(":", 1)[0]
     log.info(
         "tabletop listening on %s:%d (database %s%s)",
@@ -305,17 +251,20 @@ async def serve(
     log.info(
         "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
     )
-    await stop_server(running, grace_seconds, watch)
+    await stop_server(running, grace_seconds, tasks)
     telemetry.stop()
     app.close()
 
 
 async def stop_server(
-    running: Running, grace_seconds: float, watch: StoreWatch | None = None
+    running: Running,
+    grace_seconds: float,
+    tasks: Sequence[asyncio.Task[None]] = (),
 ) -> None:
     """Stops taking calls, ends open streams, lets calls under way finish, stops.
 
-    Health goes ``NOT_SERVING`` first and stays so (``watch`` stops with it);
+    Health goes ``NOT_SERVING`` first and stays so: the background ``tasks``
+    (the store watch, the turn clock) stop with it;
     new calls and open streams end with ``UNAVAILABLE``
     (``SERVER_SHUTTING_DOWN``); the gRPC server stops once the calls under way
     are done and no call came for ``QUIET_SECONDS``, or after
@@ -323,8 +272,10 @@ async def stop_server(
     """
     started = time.monotonic()
     await running.health.enter_graceful_shutdown()
-    if watch is not None:
-        await watch.stop()
+    for task in tasks:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
     running.gate.draining = True
     await running.feed.stop()
     if not await running.gate.drain(QUIET_SECONDS, grace_seconds):

@@ -62,6 +62,16 @@ class Cluster:
         self.port = _free_port()
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust")
 
+    def environ(self) -> dict[str, str]:
+        """Returns the ``POSTGRES_*`` variables that point tests.pg at the cluster."""
+        return {
+            "POSTGRES_HOST": "127.0.0.1",
+            "POSTGRES_PORT": str(self.port),
+            "POSTGRES_USER": "postgres",
+            "POSTGRES_PASSWORD": PASSWORD,
+            "POSTGRES_DBNAME": "postgres",
+        }
+
     def url(self, schema: str) -> str:
         """Returns the URL of a schema of the cluster's ``postgres`` database."""
         return (
