@@ -1,0 +1,131 @@
+"""A bot at a real table: it takes a seat and plays it through the public API.
+
+The bot is a client like any other: it holds a seat token, follows the game
+with ``StreamGame`` and, whenever something happened, asks the server's bot
+for its seat's move (``SuggestMove``, chosen from what that seat may see) and
+submits it, pinned to the revision it was chosen at. A move that lost a race
+(``ABORTED``) or no longer fits (``FAILED_PRECONDITION``) is simply dropped:
+the stream brings the news and the bot asks again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+
+import grpc
+from tabletop.v1 import game_pb2
+from tabletop.v1 import game_service_pb2 as api
+from tabletop.v1.game_service_pb2_grpc import GameServiceStub
+
+log = logging.getLogger(__name__)
+
+CALL_SECONDS = 10.0
+STREAM_SECONDS = 3600.0  # a bot stays for a long game, not forever
+RETRIED = (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """Where a bot plays: the game, its seat token and the server's stub."""
+
+    stub: GameServiceStub
+    game: str
+    token: str
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """Returns the call metadata presenting the seat token."""
+        return (("authorization", f"Bearer {self.token}"),)
+
+
+def join_as_bot(stub: GameServiceStub, game: str, name: str) -> tuple[BotSeat, int]:
+    """Takes the next free seat of ``game``; returns the bot's seat and its index."""
+    joined = stub.JoinGame(
+        api.JoinGameRequest(name=game, display_name=name, request_id=str(uuid.uuid4())),
+        timeout=CALL_SECONDS,
+    )
+    seat = int(joined.player.rsplit("/", 1)[1])
+    return BotSeat(stub, game, joined.seat_token), seat
+
+
+def play_seat(
+    seat: BotSeat, *, delay: float = 0.0, stop: threading.Event | None = None
+) -> int:
+    """Plays the seat until the game finishes (or ``stop``); returns its moves.
+
+    ``delay`` is how long the bot thinks before each move, so that people
+    watching can follow.
+    """
+    stop = stop or threading.Event()
+    moves = 0
+    while not stop.is_set():
+        # The revision first, then the moves: whatever happens after it (its
+        # turn coming round included) reaches the bot through the stream.
+        game = _game(seat)
+        if game.state == game_pb2.GAME_STATE_FINISHED:
+            return moves
+        moves += _moves_while_possible(seat, delay, stop)
+        request = api.StreamGameRequest(
+            name=seat.game, after_revision=game.revision, batch_events=True
+        )
+        stream = seat.stub.StreamGame(
+            request, metadata=seat.metadata, timeout=STREAM_SECONDS
+        )
+        try:
+            for item in stream:
+                if stop.is_set():
+                    stream.cancel()
+                    break
+                if item.WhichOneof("item") in ("event", "events"):
+                    moves += _moves_while_possible(seat, delay, stop)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+            time.sleep(0.5)  # the server went away: resume from the last revision
+    return moves
+
+
+def _moves_while_possible(seat: BotSeat, delay: float, stop: threading.Event) -> int:
+    """Makes the seat's moves while it is to move; returns how many were made."""
+    made = 0
+    while not stop.is_set():
+        suggestion = seat.stub.SuggestMove(
+            api.SuggestMoveRequest(name=seat.game),
+            metadata=seat.metadata,
+            timeout=CALL_SECONDS,
+        )
+        if not suggestion.HasField("move"):
+            return made
+        if delay:
+            time.sleep(delay)
+        try:
+            seat.stub.SubmitMove(
+                api.SubmitMoveRequest(
+                    name=seat.game,
+                    move=suggestion.move,
+                    expected_revision=suggestion.revision,
+                    request_id=str(uuid.uuid4()),
+                ),
+                metadata=seat.metadata,
+                timeout=CALL_SECONDS,
+            )
+        except grpc.RpcError as error:
+            if error.code() not in RETRIED:
+                raise
+            log.debug("bot move dropped: %s", error.code())
+            return made
+        made += 1
+    return made
+
+
+def _game(seat: BotSeat) -> game_pb2.Game:
+    reply = seat.stub.GetGame(
+        api.GetGameRequest(name=seat.game, view=api.GAME_VIEW_BASIC),
+        metadata=seat.metadata,
+        timeout=CALL_SECONDS,
+    )
+    return reply.game
