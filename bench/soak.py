@@ -1,14 +1,17 @@
-"""Soak: the crash and contention scenarios of tests/reliability, longer and louder.
+"""Soak: the fault scenarios of tests/reliability, longer and louder.
 
 The tests in ``tests/reliability`` run each fault once, small, in a few
 seconds. This script runs the crash scenario several times (each a new pair of
 ``tabletop serve`` processes on a new schema, server A killed with SIGKILL
-mid-game, clients retrying through B) with more clients and moves, and the
-contention scenario longer, then prints what was submitted, acknowledged,
-stored, lost and duplicated. Every schema is dropped at the end.
+mid-game, clients retrying through B) with more clients and moves, the
+graceful-shutdown scenario (SIGTERM instead), a database outage on a private
+cluster (stopped under load and started again), and the contention scenario
+longer, then prints what was submitted, acknowledged, stored, lost and
+duplicated, and how long recovery took. Every schema is dropped at the end.
 
 It exits with status 1 if any move was lost, stored twice or half, a game has
-a gap, a feed differs, or a client hung; lost and duplicated must be 0.
+a gap, a feed differs, a client hung or got an answer it should not have;
+lost and duplicated must be 0.
 
 Run it with ``python bench/soak.py`` after ``set -a; . .ci/.pg.env; set +a``
 (the PostgreSQL of ``make test``).
@@ -22,10 +25,15 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import grpc
+
 from bench.length import default_database
 from bench.moves import run_sql, schema_of
+from tests.reliability.cluster import Cluster
 from tests.reliability.contention import contention_run
 from tests.reliability.crash import crash_run
+from tests.reliability.outage import outage_run
+from tests.reliability.shutdown import shutdown_run
 
 
 def load() -> str:
@@ -70,6 +78,58 @@ def crash_rounds(rounds: int, clients: int, turns: int) -> bool:
     return clean
 
 
+def shutdown(clients: int, turns: int) -> bool:
+    """Runs the graceful-shutdown scenario once; returns whether it was clean."""
+    database = default_database()
+    try:
+        figures = shutdown_run(
+            database, clients=clients, turns=turns, term_after=clients * turns // 3
+        )
+    finally:
+        run_sql(database, f"DROP SCHEMA IF EXISTS {schema_of(database)} CASCADE")
+    print(f"shutdown: {figures.summary()}", flush=True)
+    v = figures.verdict
+    for problem in [*figures.errors, *v.problems][:20]:
+        print(f"  PROBLEM {problem}")
+    code, reason, retry = figures.stream_end
+    stream_ok = (code, reason, retry) == (
+        grpc.StatusCode.UNAVAILABLE,
+        "SERVER_SHUTTING_DOWN",
+        True,
+    )
+    return (
+        not figures.errors
+        and v.clean
+        and v.refused == 0
+        and figures.exit_status == 0
+        and stream_ok
+        and figures.stream_resumed
+    )
+
+
+def outage(clients: int) -> bool:
+    """Runs the database outage on a private cluster; returns whether it was clean."""
+    cluster = Cluster()
+    saved = {name: os.environ.get(name) for name in cluster.environ()}
+    try:
+        cluster.start()
+        os.environ.update(cluster.environ())  # the ledger reads the cluster
+        figures = outage_run(cluster, "soak_outage", clients=clients)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        cluster.remove()
+    print(f"outage: {figures.summary()}", flush=True)
+    for problem in [*figures.other_errors, *figures.verdict.problems][:20]:
+        print(f"  PROBLEM {problem}")
+    return (
+        not figures.other_errors and figures.verdict.clean and figures.stream_complete
+    )
+
+
 def contention(games: int, clients: int, turns: int) -> bool:
     """Runs the contention scenario once; returns whether it was clean."""
     database = default_database()
@@ -92,6 +152,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=3, help="contended games")
     parser.add_argument("--racers", type=int, default=16, help="contending clients")
     parser.add_argument("--race-turns", type=int, default=40, help="per racer")
+    parser.add_argument(
+        "--outage-clients", type=int, default=8, help="clients through the outage"
+    )
     args = parser.parse_args()
     started = time.monotonic()
     print(
@@ -100,6 +163,8 @@ def main() -> int:
         flush=True,
     )
     clean = crash_rounds(args.rounds, args.clients, args.turns)
+    clean = shutdown(args.clients, args.turns) and clean
+    clean = outage(args.outage_clients) and clean
     clean = contention(args.games, args.racers, args.race_turns) and clean
     print(
         f"# {'clean' if clean else 'FAILED'} after {time.monotonic() - started:.0f} s, "

@@ -17,6 +17,11 @@ transaction; when a batch is refused because one of its appends lost a race
 loser is refused and re-decides. The transaction is all or nothing, and the
 library still gives the batch's events consecutive notification ids, so the
 feed stays gap-free and ordered.
+
+A batch that fails for any other reason (the database went away: the library
+has already retried it for about 12 s) fails the appends queued behind it as
+well, at once: written, they would each wait as long again before failing the
+same way, and their clients are better told to retry now.
 """
 
 from __future__ import annotations
@@ -73,15 +78,21 @@ class GroupCommit:
                 batch = self._take()
                 self._changed.release()
                 written = False
+                failure: BaseException | None = None
                 try:
-                    self._commit(batch)
+                    failure = self._commit(batch)
                     written = True
                 finally:
                     self._changed.acquire()
                     self._writing = False
+                    if failure is not None:
+                        batch += self._queue
+                        self._queue = []
                     for append in batch:
                         if not written and append.error is None:
                             append.error = InterruptedError("the commit was cut short")
+                        if failure is not None and append.error is None:
+                            append.error = failure
                         append.done = True
                     self._changed.notify_all()
         if mine.error is not None:
@@ -104,8 +115,12 @@ class GroupCommit:
         self._queue = [a for a in self._queue if id(a) not in taken]
         return batch
 
-    def _commit(self, batch: list[_Append]) -> None:
-        """Writes a batch in one transaction; alone each, if one lost a race."""
+    def _commit(self, batch: list[_Append]) -> BaseException | None:
+        """Writes a batch in one transaction; alone each, if one lost a race.
+
+        Returns the error of a batch that failed for another reason than a
+        lost race, which the appends queued behind it get too.
+        """
         self.transactions += 1
         self.appends += len(batch)
         try:
@@ -113,9 +128,13 @@ class GroupCommit:
         except IntegrityError as error:
             if len(batch) == 1:
                 batch[0].error = error
-                return
+                return None
             for append in batch:
-                self._commit([append])
+                failure = self._commit([append])
+                if failure is not None:
+                    return failure
         except Exception as error:  # noqa: BLE001 (each waiting command gets it)
             for append in batch:
                 append.error = error
+            return error
+        return None

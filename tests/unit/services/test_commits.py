@@ -148,3 +148,16 @@ def test_each_commit_returns_only_once_its_events_are_stored(size: int) -> None:
     for thread in threads:
         thread.join(timeout=10)
     assert stored_at_return == [True] * size
+
+
+def test_a_store_failure_fails_the_appends_queued_behind_it_without_writing_them() -> (
+    None
+):
+    log = FakeLog(delay=0.2)  # the first write is under way while the rest queue
+    log.failing = OperationalError("the server closed the connection")
+    commit = GroupCommit(log.write)
+    games = [uuid4() for _ in range(8)]
+    outcomes = run_all(commit, [[(game, 1)] for game in games])
+    assert all(isinstance(outcome, OperationalError) for outcome in outcomes)
+    assert len(log.writes) == 1  # one failed write, not one per append
+    assert commit.transactions == 1
