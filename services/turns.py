@@ -22,7 +22,7 @@ from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
 from domain.bots import choose_move
 from domain.common.commands import TimeOut
@@ -135,26 +135,35 @@ class TurnClock:
             return len(self._latest)
 
     def _read(self) -> None:
-        while True:
+        """Reads the timers started since the last read.
+
+        The position then moves to the newest notification, timer or not, so
+        a tick reads only what was stored since the last one (notification ids
+        follow commit order: nothing stored later gets a smaller one).
+        """
+        newest = self.app.recorder.max_notification_id() or 0
+        while self._position < newest:
             notifications = self.app.recorder.select_notifications(
                 start=self._position,
                 limit=PAGE,
+                stop=newest,
                 topics=[TIMER_TOPIC],
                 inclusive_of_start=False,
             )
             for notification in notifications:
                 self._position = notification.id
-                stored = self.app.mapper.to_domain_event(notification)
-                if not isinstance(stored, StoredEvent):
-                    continue
-                recorded = unwrap(stored)
-                if isinstance(recorded.event, TurnTimerStarted):
-                    game_id = UUID(str(notification.originator_id))
-                    self._add(
-                        _Timer(recorded.event.deadline, recorded.revision, game_id)
-                    )
+                self._timer_from(notification)
             if len(notifications) < PAGE:
-                return
+                self._position = newest
+
+    def _timer_from(self, notification: Notification) -> None:
+        stored = self.app.mapper.to_domain_event(notification)
+        if not isinstance(stored, StoredEvent):
+            return
+        recorded = unwrap(stored)
+        if isinstance(recorded.event, TurnTimerStarted):
+            game_id = UUID(str(notification.originator_id))
+            self._add(_Timer(recorded.event.deadline, recorded.revision, game_id))
 
     def _add(self, timer: _Timer) -> None:
         if self._latest.get(timer.game_id, 0) >= timer.revision:
