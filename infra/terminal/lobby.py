@@ -15,6 +15,7 @@ from infra.terminal.connection import (
     ClientError,
     Connection,
     game_name,
+    get_game,
     with_token,
 )
 from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
@@ -95,15 +96,16 @@ def _create(connection: Connection, request: SeatRequest) -> Seat:
 
 
 def _join(connection: Connection, request: SeatRequest, name: str) -> Seat:
+    if request.game_type:
+        wanted = game_type_of(request.game_type)
+        if get_game(connection, name).game_type != wanted:
+            raise ClientError(f"{name} is not a game of {request.game_type}")
     reply = connection.stub.JoinGame(
         game_service_pb2.JoinGameRequest(
             name=name, display_name=request.name, request_id=str(uuid.uuid4())
         ),
         timeout=UNARY_TIMEOUT,
     )
-    if request.game_type and game_type_of(request.game_type) != reply.game.game_type:
-        console_note = f"{name} is not a game of {request.game_type}"
-        raise ClientError(console_note)
     return Seat(reply.game.name, reply.player, reply.seat_token, request.server)
 
 

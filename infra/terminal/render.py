@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2
 
@@ -58,8 +58,6 @@ def render_game(
     """Returns the game's table as the caller sees it; a bare summary without a view."""
     renderer = RENDERERS.get(MEMBERS.get(game.game_type, ""))
     if renderer is None or game.WhichOneof("view") is None:
-        from rich.console import Group  # noqa: PLC0415 (rare path)
-
         return Group(header(game, me), scores(game, me))
     return renderer.table(game, info, me)
 
