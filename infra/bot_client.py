@@ -52,6 +52,30 @@ def join_as_bot(stub: GameServiceStub, game: str, name: str) -> tuple[BotSeat, i
     return BotSeat(stub, game, joined.seat_token), seat
 
 
+def seat_bots(stub: GameServiceStub, game: str, count: int) -> list[BotSeat]:
+    """Seats ``count`` bots at a table that has not started, one after another."""
+    return [join_as_bot(stub, game, f"Bot {n}")[0] for n in range(1, count + 1)]
+
+
+def play_bots(seats: list[BotSeat], delay: float) -> threading.Event:
+    """Lets each seat's bot play in a thread of its own; set the event to stop them.
+
+    A bot that fails logs why and leaves its seat to the turn timer, if any.
+    """
+    stop = threading.Event()
+
+    def run(seat: BotSeat) -> None:
+        try:
+            play_seat(seat, delay=delay, stop=stop)
+        except grpc.RpcError as error:
+            if not stop.is_set():
+                log.warning("a bot stopped playing: %s", error.code())
+
+    for seat in seats:
+        threading.Thread(target=run, args=(seat,), daemon=True).start()
+    return stop
+
+
 def play_seat(
     seat: BotSeat, *, delay: float = 0.0, stop: threading.Event | None = None
 ) -> int:

@@ -150,9 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
         "something does not, 2 when the file cannot be read.",
     )
     verify.add_argument("file", metavar="FILE", help="the exported JSON Lines file")
+    from infra.bot_command import add_command  # noqa: PLC0415 (argparse only)
     from infra.terminal.commands import add_commands  # noqa: PLC0415 (argparse only)
 
     add_commands(commands)
+    add_command(commands)
     return parser
 
 
@@ -179,6 +181,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command == "audit":
         return _audit_verify(args.file)
+    if args.command == "bot":
+        from infra.bot_command import run as run_bot  # noqa: PLC0415
+
+        return run_bot(args)
     if args.command in {"play", "spectate", "replay"}:
         from infra.terminal.commands import run  # noqa: PLC0415 (keeps serve lean)
 

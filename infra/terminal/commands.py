@@ -60,6 +60,21 @@ def add_commands(
         "(default: the game's fewest)",
     )
     play_parser.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seat N bots at the new table, which then starts with you and them "
+        "(unless --players asks for more)",
+    )
+    play_parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how long a bot thinks before each move (default %(default)s)",
+    )
+    play_parser.add_argument(
         "--join", metavar="GAME_ID", help="join, or resume a kept seat at, a game"
     )
     play_parser.add_argument(
@@ -119,13 +134,17 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
 
     if not args.game_type and not args.join:
         raise ClientError("name a game to create (e.g. qwirkle) or --join GAME_ID")
-    if args.players < 0:
-        raise ClientError("--players must not be negative")
+    if args.players < 0 or args.bots < 0 or args.bot_delay < 0:
+        raise ClientError("--players, --bots and --bot-delay must not be negative")
+    if args.bots and args.join:
+        raise ClientError("--bots seats bots at a new table, not with --join")
     return SeatRequest(
         server=args.server,
         game_type=args.game_type,
         name=args.name,
-        players=args.players,
+        players=args.players or (args.bots + 1 if args.bots else 0),
         join=args.join,
         seat_token_file=args.seat_token_file,
+        bots=args.bots,
+        bot_delay=args.bot_delay,
     )

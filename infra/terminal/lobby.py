@@ -48,6 +48,8 @@ class SeatRequest:
     players: int
     join: str | None
     seat_token_file: str | None
+    bots: int = 0  # bots to seat at a new table (infra/bot_client.py)
+    bot_delay: float = 1.0
 
 
 def game_type_of(text: str) -> game_pb2.GameType:

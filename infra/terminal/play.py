@@ -11,6 +11,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2, game_type_pb2, move_pb2
 
+from infra.bot_client import play_bots, seat_bots
 from infra.terminal.connection import (
     UNARY_TIMEOUT,
     ClientError,
@@ -59,6 +60,8 @@ class Session:
 def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
     """Runs ``tabletop play``; returns the exit status."""
     table = take_seat(connect(request.server), request, console)
+    bots = seat_bots(table.connection.stub, table.seat.game, request.bots)
+    stop_bots = play_bots(bots, request.bot_delay)
     game = get_game(table.connection, table.seat.game)
     info = game_type_info(table.connection, game.game_type)
     feed = follow(table.connection, game.name, game.revision)
@@ -69,6 +72,7 @@ def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
             return 0
         return turns(session)
     finally:
+        stop_bots.set()
         feed.stop()
 
 

@@ -211,6 +211,43 @@ def test_a_terminal_seat_plays_qwirkle_against_a_stub_seat(
     assert ben not in screen.text
 
 
+def test_play_against_bots_seats_them_and_they_play_their_turns(
+    server: Server, tmp_path: Path
+) -> None:
+    screen = _spawn(
+        server,
+        tmp_path,
+        *("play", "qwirkle", "--bots", "2", "--bot-delay", "0", "--name", "Ana"),
+    )
+    name = screen.expect(r"Game (games/[0-9a-f-]+)").group(1)
+    path = tmp_path / "tabletop" / "seats" / f"{name.removeprefix('games/')}.json"
+    ana = json.loads(path.read_text())["seat_token"]
+    screen.expect("Qwirkle  games/")  # three seated: the game started
+    game = get(server.stub, name, ana)
+    assert [p.display_name for p in game.players] == ["Ana", "Bot 1", "Bot 2"]
+    if seat_of(game.current_player) != 0:  # the bots open: wait for Ana's turn
+        screen.expect("your move> ", timeout=30)
+    _terminal_turn_against_bots(screen, server, name, ana)
+    # The two bots move next, each once, and the turn comes back to Ana.
+    screen.expect(r"r\d+: Bot 1 (placed|exchanged|passed)", timeout=30)
+    screen.expect(r"r\d+: Bot 2 (placed|exchanged|passed)", timeout=30)
+    screen.expect("your move> ", timeout=30)
+    screen.child.sendline("q")
+    assert screen.finish() == 0
+
+
+def _terminal_turn_against_bots(
+    screen: Screen, server: Server, name: str, token: str
+) -> None:
+    """Plays move 1 of the terminal's list and waits for the screen to show it."""
+    revision, _ = legal_moves(server.stub, name, token)
+    if not screen.last_screen().endswith("your move> "):
+        screen.expect("your move> ")
+    screen.child.sendline("1")
+    screen.expect(r"r\d+: Ana (placed|exchanged|passed)", timeout=30)
+    assert get(server.stub, name).revision > revision
+
+
 def test_spectate_shows_moves_live_and_ends_with_the_final_scores(
     server: Server, tmp_path: Path
 ) -> None:

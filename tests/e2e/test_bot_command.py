@@ -1,0 +1,68 @@
+"""``tabletop bot``: a bot process takes a seat and plays it to the end of the game."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+from tabletop.v1 import game_pb2
+from tabletop.v1 import game_service_pb2 as api
+
+from tests.e2e.client import auth, create_qwirkle, get, legal_moves, submit
+from tests.e2e.conftest import Server
+
+GAME_SECONDS = 120
+
+
+def bot(server: Server, *args: str) -> subprocess.Popen[str]:
+    """Starts ``tabletop bot`` against the server."""
+    command = [sys.executable, "-m", "infra.cli", "bot", *args]
+    return subprocess.Popen(  # noqa: S603 (our own CLI)
+        [*command, "--server", server.address, "--delay", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_bot_takes_the_next_seat_and_plays_until_the_game_ends(
+    server: Server,
+) -> None:
+    created = create_qwirkle(server.stub)
+    name = created.game.name
+    process = bot(server, name, "--seat", "1", "--name", "Robo")
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == f"tabletop: Robo plays seat 1 of {name}"
+    game = get(server.stub, name)
+    assert [p.display_name for p in game.players] == ["Ana", "Robo"]
+    server.stub.StartGame(
+        api.StartGameRequest(name=name), metadata=auth(created.seat_token), timeout=10
+    )
+    ana, chooser = created.seat_token, random.Random(3)
+    deadline = time.monotonic() + GAME_SECONDS
+    while (game := get(server.stub, name)).state != game_pb2.GAME_STATE_FINISHED:
+        assert time.monotonic() < deadline, "the game does not end"
+        if game.current_player.endswith("/0"):  # Ana's turn; the bot plays seat 1
+            revision, moves = legal_moves(server.stub, name, ana)
+            submit(server.stub, name, ana, chooser.choice(moves), revision)
+        else:
+            time.sleep(0.01)
+    out, err = process.communicate(timeout=GAME_SECONDS)
+    assert process.returncode == 0, err
+    finished = get(server.stub, name)
+    assert finished.state == game_pb2.GAME_STATE_FINISHED
+    bot_moves = int(out.split("made ")[1].split()[0])
+    assert 0 < bot_moves < finished.move_count
+    assert "Traceback" not in err
+
+
+def test_a_seat_already_taken_is_refused_with_a_clear_message(server: Server) -> None:
+    created = create_qwirkle(server.stub)
+    process = bot(server, created.game.name, "--seat", "0")
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 2
+    assert "cannot take seat 0" in err
+    assert "Traceback" not in err
+    assert len(get(server.stub, created.game.name).players) == 1  # nothing joined
