@@ -9,7 +9,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from infra.terminal.commands import default_server
+from infra.terminal.commands import server_option
 
 if TYPE_CHECKING:
     from tabletop.v1.game_service_pb2_grpc import GameServiceStub
@@ -29,12 +29,7 @@ def add_command(
         "seat) and play it with the game's bot until the game ends.",
     )
     parser.add_argument("game", metavar="GAME_ID", help="games/<id> or <id>")
-    parser.add_argument(
-        "--server",
-        default=default_server(),
-        metavar="HOST:PORT",
-        help="the server (env TABLETOP_SERVER, default %(default)s)",
-    )
+    server_option(parser)
     parser.add_argument("--name", default="Bot", help="the bot's display name")
     parser.add_argument(
         "--seat",

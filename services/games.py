@@ -202,31 +202,23 @@ class GamesApp(GameStore):
     def time_out(self, game_id: UUID, revision: int) -> Applied | Rejected:
         """Plays the bot's move for a seat whose time ran out at ``revision``.
 
-        Pinned to the revision whose deadline passed: if anything happened
-        since (the player moved in time), the timeout is refused as stale.
-        """
+        Pinned to that revision: after a move made in time it is stale."""
         call = Call(expected_revision=revision)
         return self._execute(game_id, timed_out, call, is_move=True)
 
     def suggest_move(
         self, game_id: UUID, token: str | None
     ) -> tuple[GameRecord, Any | None] | Rejected:
-        """Returns the game and the move the bot would make for the caller's seat.
+        """Returns the game and the bot's move for the caller's seat (None: none).
 
-        The bot decides from the seat's own view (``domain.bots``), so the
-        suggestion tells the caller nothing it could not see; None when the
-        seat has nothing to do now.
+        The bot decides from the seat's own view, so it tells nothing hidden.
         """
-        record = self.get_game(game_id)
-        if record is None:
-            return game_not_found(game_id)
-        seat = self.authenticate(record, token)
-        if isinstance(seat, Rejected):
-            return seat
-        if record.table.status is not tables.TableStatus.IN_PROGRESS:
-            return record, None
+        found = self._playing_seat(game_id, token)
+        if isinstance(found, Rejected):
+            return found
+        record, seat = found
         game = record.table.game
-        if seat not in record.rules.to_move(game):
+        if seat is None or seat not in record.rules.to_move(game):
             return record, None
         return record, choose_move(record.table.game_type, game, seat)
 
@@ -238,6 +230,18 @@ class GamesApp(GameStore):
         The moves come lazily, in the rules' fixed order, so that one page of
         them costs only the moves up to its end.
         """
+        found = self._playing_seat(game_id, token)
+        if isinstance(found, Rejected):
+            return found
+        record, seat = found
+        if seat is None:
+            return record, iter(())
+        return record, iter(record.rules.legal_moves(record.table.game, seat))
+
+    def _playing_seat(
+        self, game_id: UUID, token: str | None
+    ) -> tuple[GameRecord, int | None] | Rejected:
+        """Returns the game and the token's seat, None while play is not on."""
         record = self.get_game(game_id)
         if record is None:
             return game_not_found(game_id)
@@ -245,8 +249,8 @@ class GamesApp(GameStore):
         if isinstance(seat, Rejected):
             return seat
         if record.table.status is not tables.TableStatus.IN_PROGRESS:
-            return record, iter(())
-        return record, iter(record.rules.legal_moves(record.table.game, seat))
+            return record, None
+        return record, seat
 
     def _seated_again(self, record: GameRecord | None, call: Call) -> Seated | Rejected:
         """Returns the seat an earlier CreateGame with this id took, if the same."""

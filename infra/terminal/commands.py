@@ -27,7 +27,8 @@ def default_server() -> str:
     return os.environ.get("TABLETOP_SERVER", "").strip() or DEFAULT_SERVER
 
 
-def _server_option(parser: argparse.ArgumentParser) -> None:
+def server_option(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--server`` to a client subcommand's parser."""
     parser.add_argument(
         "--server",
         default=default_server(),
@@ -49,7 +50,7 @@ def add_commands(
     play_parser.add_argument(
         "game_type", nargs="?", metavar="GAME_TYPE", help=", ".join(GAME_NAMES)
     )
-    _server_option(play_parser)
+    server_option(play_parser)
     play_parser.add_argument("--name", default="Player", help="your display name")
     play_parser.add_argument(
         "--players",
@@ -89,7 +90,7 @@ def add_commands(
     ):
         sub = subparsers.add_parser(name, help=text, description=text.capitalize())
         sub.add_argument("game_id", metavar="GAME_ID", help="games/<id> or <id>")
-        _server_option(sub)
+        server_option(sub)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,18 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import grpc
-
 from services.api.errors import unavailable
-from services.api.interception import guarded
-
-GATED_SERVICES = ("/tabletop.v1.",)
+from services.api.interception import Guard, GuardingInterceptor, Handler
 
 
-class Gate(grpc.aio.ServerInterceptor):
+class Gate(GuardingInterceptor):
     """The server's admission state; one per server, changed on its event loop."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -44,19 +40,10 @@ class Gate(grpc.aio.ServerInterceptor):
         self._clock = clock
         self._last_arrival = clock()
 
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
-        ],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        """Returns the method's handler, wrapped to pass the gate first."""
-        handler = await continuation(handler_call_details)
-        method: str = handler_call_details.method
-        if handler is None or not method.startswith(GATED_SERVICES):
-            return handler
-        return guarded(handler, self._admitted)
+    def guard_for(self, method: str, handler: Handler) -> Guard:
+        """Returns the gate's check, the same for every method."""
+        del method, handler
+        return self._admitted
 
     @contextlib.asynccontextmanager
     async def _admitted(self, context: Any, _request: Any) -> AsyncIterator[None]:

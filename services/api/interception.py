@@ -9,7 +9,7 @@ one place that knows how unary and streaming handlers are rebuilt for that.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeAlias
 
@@ -18,6 +18,30 @@ import grpc
 # Given the call's context and its request; may abort the call before the
 # handler runs, and sees whatever ends it (an abort raises out of the handler).
 Guard: TypeAlias = Callable[[Any, Any], AbstractAsyncContextManager[None]]
+Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"
+# The services whose calls are guarded: ours. Health checks and reflection are
+# not, so a load balancer always learns how the server is.
+GUARDED_SERVICES = ("/tabletop.v1.",)
+
+
+class GuardingInterceptor(grpc.aio.ServerInterceptor):
+    """Enters ``guard_for``'s guard around every call of our services."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
+        """Returns the method's handler, wrapped in the guard."""
+        handler = await continuation(handler_call_details)
+        method: str = handler_call_details.method
+        if handler is None or not method.startswith(GUARDED_SERVICES):
+            return handler
+        return guarded(handler, self.guard_for(method, handler))
+
+    def guard_for(self, method: str, handler: Handler) -> Guard:
+        """Returns the guard of a call of ``method`` (``/package.Service/Name``)."""
+        raise NotImplementedError
 
 
 def guarded(

@@ -17,7 +17,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,15 +25,13 @@ import grpc
 
 from services.api.auth import bearer_token
 from services.api.errors import ApiError, rate_limited
-from services.api.interception import guarded
+from services.api.interception import Guard, GuardingInterceptor, Handler
 from services.tokens import token_hash
 
 # Beyond this many callers the least recently seen one is forgotten: ~200 bytes
 # each, so at most ~20 MB. A forgotten caller starts again with a full bucket,
 # which only the least active callers can ever notice.
 DEFAULT_MAX_KEYS = 100_000
-# The services whose calls are limited (health and reflection are not).
-LIMITED_SERVICES = ("/tabletop.v1.",)
 
 
 @dataclass(slots=True)
@@ -125,25 +123,16 @@ def peer_address(peer: str) -> str:
     return peer
 
 
-class RateLimitInterceptor(grpc.aio.ServerInterceptor):
+class RateLimitInterceptor(GuardingInterceptor):
     """Refuses calls over their caller's limit before their handler runs."""
 
     def __init__(self, limiter: RateLimiter) -> None:
         self._limiter = limiter
 
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
-        ],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        """Returns the method's handler, wrapped to check the limit first."""
-        handler = await continuation(handler_call_details)
-        method: str = handler_call_details.method
-        if handler is None or not method.startswith(LIMITED_SERVICES):
-            return handler
-        return guarded(handler, self._admitted)
+    def guard_for(self, method: str, handler: Handler) -> Guard:
+        """Returns the limit's check, the same for every method."""
+        del method, handler
+        return self._admitted
 
     @contextlib.asynccontextmanager
     async def _admitted(self, context: Any, _request: Any) -> AsyncIterator[None]:

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import functools
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -25,10 +25,9 @@ import grpc
 from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 
-from services.api.interception import guarded
+from services.api.interception import Guard, GuardingInterceptor, Handler
 from services.api.requests import MAX_REQUEST_ID
 
-OBSERVED_SERVICES = ("/tabletop.v1.",)
 _GAME = re.compile(r"games/([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:/|$)")
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
 _DETAILS_KEY = "grpc-status-details-bin"
@@ -62,28 +61,17 @@ class Call:
 Observer: TypeAlias = Callable[[Call], AbstractContextManager[None]]
 
 
-class Observation(grpc.aio.ServerInterceptor):
+class Observation(GuardingInterceptor):
     """Enters the observers around every call of the game services."""
 
     def __init__(self, observers: Sequence[Observer]) -> None:
         self._observers = tuple(observers)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
-        ],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        """Returns the method's handler, wrapped to be observed."""
-        handler = await continuation(handler_call_details)
-        method: str = handler_call_details.method
-        if handler is None or not method.startswith(OBSERVED_SERVICES):
-            return handler
+    def guard_for(self, method: str, handler: Handler) -> Guard:
+        """Returns the observers of a call of ``method``."""
         service, _, name = method.removeprefix("/").partition("/")
         streaming = handler.unary_stream is not None
-        guard = functools.partial(self._observed, service, name, streaming=streaming)
-        return guarded(handler, guard)
+        return functools.partial(self._observed, service, name, streaming=streaming)
 
     @contextlib.asynccontextmanager
     async def _observed(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -13,23 +13,10 @@ from domain.games.qwirkle import QwirkleConfig
 from services.audit import export_game, verify
 from services.games import Applied, GamesApp, Seated
 from services.turns import TurnClock
-from tests.playing import always
+from tests.playing import Clock, always
 
 SEED = bytes(range(32))
 LIMIT = 30  # seconds a turn may take
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture

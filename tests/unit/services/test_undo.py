@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -10,19 +10,9 @@ from domain.common.decision import Rejected
 from domain.common.undo import MovesUndone, UndoProposed
 from domain.games.qwirkle import QwirkleConfig, TilesDrawn
 from services.games import Applied, Call, GamesApp, Seated
-from tests.playing import always
+from tests.playing import Clock, always
 
 SEED = bytes(range(32))
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
