@@ -43,7 +43,7 @@ from services.store import (
     seat_or_fail,
 )
 from services.tokens import game_id_for, new_token, seat_token, token_hash
-from services.turns import timed_out
+from services.turns import timeout_for
 
 __all__ = ["Applied", "Call", "GamesApp", "Seated", "game_not_found"]
 
@@ -199,12 +199,11 @@ class GamesApp(GameStore):
         answer = AnswerTakeback(proposal_id, accept)
         return self._execute(game_id, _always(answer), call, seated=True)
 
-    def time_out(self, game_id: UUID, revision: int) -> Applied | Rejected:
-        """Plays the bot's move for a seat whose time ran out at ``revision``.
+    def time_out(self, game_id: UUID, deadline: datetime) -> Applied | Rejected:
+        """Plays the bot's move for a seat whose time ran out at ``deadline``.
 
-        Pinned to that revision: after a move made in time it is stale."""
-        call = Call(expected_revision=revision)
-        return self._execute(game_id, timed_out, call, is_move=True)
+        Stale once the timer was set again (a move made in time)."""
+        return self._execute(game_id, timeout_for(deadline), Call(), is_move=True)
 
     def suggest_move(
         self, game_id: UUID, token: str | None

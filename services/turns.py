@@ -5,9 +5,12 @@ changes (``domain.common.turn_timer``). ``TurnClock`` learns those deadlines
 from the event store's notification log, which every server process writes,
 so it also sees the games other processes moved and, when it starts, the
 timers already running (it reads the log's timer notifications once, from the
-start). When a deadline passes it asks the store to time the turn out, pinned
-to the revision that started the timer: a move the player made in time, or the
-same timeout fired by another process, makes it stale, and it is dropped.
+start; games that finished meanwhile are dropped). When a deadline passes it
+asks the store to time the turn out for that deadline: if the timer was set
+again since (a move made in time, the same timeout fired by another process)
+the timeout is stale and dropped; proposals and declined takebacks leave the
+timer as it is, so they do not stop it. While a deadline stays passed (several
+seats were late) the clock times the next seat out at the next tick.
 """
 
 from __future__ import annotations
@@ -33,15 +36,31 @@ from services.tracebacks import withheld_traceback
 
 if TYPE_CHECKING:
     from services.games import GamesApp
-    from services.store import Applied
+    from services.store import Applied, CommandFor
 
 log = logging.getLogger(__name__)
 
 TIMER_TOPIC = "table.TurnTimerStarted"
+FINISHED_TOPIC = "table.GameFinished"
 PAGE = 500  # notifications read at a time
 
 
-def timed_out(record: GameRecord, _: int | None) -> TimeOut | Rejected:
+def timeout_for(deadline: datetime) -> CommandFor:
+    """Returns the command builder of a timeout of the timer set for ``deadline``."""
+
+    def command_for(record: GameRecord, _: int | None) -> TimeOut | Rejected:
+        if record.table.turn_deadline != deadline:
+            return reject(
+                "TIMER_RESTARTED",
+                "The turn timer was set again since; this timeout is stale.",
+                "table/turn_time_limit",
+            )
+        return timed_out(record)
+
+    return command_for
+
+
+def timed_out(record: GameRecord) -> TimeOut | Rejected:
     """Returns the timeout of the first seat to move, with the bot's move for it."""
     game = record.table.game
     to_move = record.rules.to_move(game) if game is not None else ()
@@ -96,22 +115,40 @@ class TurnClock:
             due = self._due()
             for index, timer in enumerate(due):
                 try:
-                    result = self.app.time_out(timer.game_id, timer.revision)
+                    result = self._fire(timer)
                 except (OperationalError, InterfaceError):
                     # The store is down: these wait for the next tick.
                     for waiting in due[index:]:
                         self._add(waiting)
                     raise
-                if isinstance(result, Rejected):
-                    log.debug("timeout of %s dropped: %s", timer.game_id, result.reason)
-                    continue
-                log.info(
-                    "turn timed out in game %s at revision %d: the bot moved",
-                    timer.game_id,
-                    timer.revision,
-                )
-                applied.append(result)
+                if result is not None:
+                    applied.append(result)
             return applied
+
+    def _fire(self, timer: _Timer) -> Applied | None:
+        """Times one turn out; returns the timeout, None if there was none."""
+        try:
+            result = self.app.time_out(timer.game_id, timer.deadline)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception as error:  # noqa: BLE001 (a bug: this game's timer is lost)
+            log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+                "timeout of game %s failed\n%s",
+                timer.game_id,
+                withheld_traceback(error),
+            )
+            return None
+        if isinstance(result, Rejected):
+            log.debug("timeout of %s dropped: %s", timer.game_id, result.reason)
+            if result.reason == "TURN_NOT_EXPIRED":  # another process's clock
+                self._add(timer)
+            return None
+        log.info("turn timed out in game %s: the bot moved", timer.game_id)
+        record = result.record
+        deadline = record.table.turn_deadline
+        if deadline is not None:  # a new timer, or the same one for the next seat
+            self._add(_Timer(deadline, record.revision, timer.game_id))
+        return result
 
     async def run(self, period: float) -> None:
         """Ticks every ``period`` seconds until cancelled, on worker threads.
@@ -147,7 +184,7 @@ class TurnClock:
                 start=self._position,
                 limit=PAGE,
                 stop=newest,
-                topics=[TIMER_TOPIC],
+                topics=[TIMER_TOPIC, FINISHED_TOPIC],
                 inclusive_of_start=False,
             )
             for notification in notifications:
@@ -157,12 +194,21 @@ class TurnClock:
                 self._position = newest
 
     def _timer_from(self, notification: Notification) -> None:
-        stored = self.app.mapper.to_domain_event(notification)
-        if not isinstance(stored, StoredEvent):
+        game_id = UUID(str(notification.originator_id))
+        if notification.topic == FINISHED_TOPIC:
+            self._latest.pop(game_id, None)  # its timers lapse
             return
-        recorded = unwrap(stored)
-        if isinstance(recorded.event, TurnTimerStarted):
-            game_id = UUID(str(notification.originator_id))
+        try:
+            stored = self.app.mapper.to_domain_event(notification)
+            recorded = unwrap(stored) if isinstance(stored, StoredEvent) else None
+        except Exception as error:  # noqa: BLE001 (one bad row must not stop timers)
+            log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+                "turn clock: cannot decode notification %d\n%s",
+                notification.id,
+                withheld_traceback(error),
+            )
+            return
+        if recorded is not None and isinstance(recorded.event, TurnTimerStarted):
             self._add(_Timer(recorded.event.deadline, recorded.revision, game_id))
 
     def _add(self, timer: _Timer) -> None:

@@ -134,7 +134,7 @@ def decide(
     decision = _decide(table, rules, seat, command, now)
     if not isinstance(decision, Accepted):
         return decision
-    return Accepted(turn_timer.restarted(table, decision.events, now))
+    return Accepted(turn_timer.restarted(table, rules, decision.events, now))
 
 
 def _decide(

@@ -224,7 +224,9 @@ def _evolve(table: Table, event: Any, rules: Rules) -> Table:
         case TurnTimedOut():
             return table
         case _ if isinstance(event, UNDO_EVENT_TYPES):
-            undo, game = evolve_undo(table.undo, event, table.game, table.revision)
+            undo, game = evolve_undo(
+                table.undo, event, table.game, table.revision, table.turn_deadline
+            )
             return replace(table, undo=undo, game=game)
         case GameCreated():
             msg = "GameCreated can only be a game's first event"

@@ -1,12 +1,12 @@
 """The optional turn timer: a deadline for the seats to move, and what expiry does.
 
-A table created with ``turn_seconds`` restarts its timer whenever the game
-changes (the start, every move, every takeback): ``TurnTimerStarted`` records
-the deadline. Once it has passed, the server may time the turn out for a seat
-that is to move: ``TurnTimedOut`` is stored, then the move a bot chose for that
-seat from what the seat may see (``domain.bots``). The command carries the
-bot's move, so an audit re-decides it like any other; the player takes the seat
-back simply by moving before the next deadline.
+A table created with ``turn_seconds`` sets its timer whenever a seat gets the
+turn (``restarted``): ``TurnTimerStarted`` records the deadline. Once it has
+passed, the server may time the turn out for a seat that is to move:
+``TurnTimedOut`` is stored, then the move a bot chose for that seat from what
+the seat may see (``domain.bots``). The command carries the bot's move, so an
+audit re-decides it like any other; the player takes the seat back simply by
+moving before the next deadline.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.common.decision import Accepted, Decision, Rejected, malformed, reject
-from domain.common.table import Rules, play
+from domain.common.table import Rules, evolve, play
 from domain.common.table_state import (
-    GameFinished,
     GameStarted,
     Table,
     TableStatus,
@@ -44,20 +43,48 @@ def check_turn_seconds(turn_seconds: int) -> Rejected | None:
     )
 
 
-def restarted(table: Table, events: tuple[Any, ...], now: datetime) -> tuple[Any, ...]:
-    """Returns ``events`` with the timer restarted when they changed the game.
+def restarted(
+    table: Table, rules: Rules, events: tuple[Any, ...], now: datetime
+) -> tuple[Any, ...]:
+    """Returns ``events`` with the turn timer set again where they call for it.
 
-    Nothing is added without a timer, when the game did not change (a join, a
-    proposal, a declined takeback) or when it finished.
+    The timer restarts when the game moves on (the start, a move, a takeback
+    by consent), except that where several seats act at once and one of them
+    answers, the others keep the time they had (the seats to move are only
+    fewer). It runs on when nothing in the game changed (a join, a proposal, a
+    declined takeback).
+    Taking one's own move back alone restores the deadline that move was made
+    under, so moving and taking back never buys time. A finished game has no
+    timer.
     """
     if table.turn_seconds == 0 or not any(
         isinstance(event, GameStarted | MovePlayed | MovesUndone) for event in events
     ):
         return events
-    if any(isinstance(event, GameFinished) for event in events):
+    after = _folded(table, rules, events)
+    if after.status is not TableStatus.IN_PROGRESS:
+        return events
+    undone = next((e for e in events if isinstance(e, MovesUndone)), None)
+    if undone is not None and undone.proposal_id == 0 and table.undo.points:
+        kept = table.undo.points[-1].deadline
+        if kept is not None:
+            return (*events, TurnTimerStarted(kept))
+    waiting = (
+        set(rules.to_move(table.game))
+        if table.status is TableStatus.IN_PROGRESS
+        else set()
+    )
+    fewer = set(rules.to_move(after.game)) < waiting
+    if undone is None and table.turn_deadline is not None and fewer:
         return events
     deadline = now + timedelta(seconds=table.turn_seconds)
     return (*events, TurnTimerStarted(deadline))
+
+
+def _folded(table: Table, rules: Rules, events: tuple[Any, ...]) -> Table:
+    for event in events:
+        table = evolve(table, event, rules)
+    return table
 
 
 def time_out(

@@ -103,6 +103,9 @@ class UndoPoint:
     revision: int  # the game's revision just before the move
     game: Any
     undoable: bool
+    # The turn timer's deadline when the move was made (None: no timer), which
+    # taking the move back alone restores (domain.common.turn_timer).
+    deadline: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,15 +148,20 @@ def backoff(declines: Declines) -> datetime:
 
 
 def evolve_undo(
-    state: UndoState, event: UndoEvent, game: Any, revision: int
+    state: UndoState,
+    event: UndoEvent,
+    game: Any,
+    revision: int,
+    deadline: datetime | None = None,
 ) -> tuple[UndoState, Any]:
     """Returns the undo state and the game after one undo event.
 
-    ``revision`` is the table's revision before the event, ``game`` its game.
+    ``revision`` is the table's revision before the event, ``game`` its game
+    and ``deadline`` its turn timer's.
     """
     match event:
         case MovePlayed():
-            point = UndoPoint(event.seat, revision, game, event.undoable)
+            point = UndoPoint(event.seat, revision, game, event.undoable, deadline)
             points = (*state.points, point)[-MAX_UNDO_POINTS:]
             return replace(state, points=points), game
         case UndoProposed():

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from uuid import UUID
 
 import pytest
 
 from domain.common.decision import Rejected
-from domain.common.table_state import TableStatus, TurnTimedOut, TurnTimerStarted
+from domain.common.table_state import Table, TableStatus, TurnTimedOut, TurnTimerStarted
 from domain.common.undo import MovePlayed
+from domain.games.gnoming_a_round import GnomingARoundConfig
+from domain.games.hues_and_cues import HuesAndCuesConfig
 from domain.games.qwirkle import QwirkleConfig
 from services.audit import export_game, verify
-from services.games import Applied, GamesApp, Seated
+from services.games import Applied, Call, GamesApp, Seated
 from services.turns import TurnClock
 from tests.playing import Clock, always
 
@@ -46,6 +49,12 @@ def start(app: GamesApp, turn_seconds: int = LIMIT) -> tuple[Seated, list[str]]:
     return ana, [ana.token, ben.token]
 
 
+def table_of(app: GamesApp, game_id: UUID) -> Table:
+    record = app.get_game(game_id)
+    assert record is not None
+    return record.table
+
+
 def to_move(app: GamesApp, ana: Seated) -> int:
     record = app.get_game(ana.record.game_id)
     assert record is not None
@@ -70,7 +79,8 @@ def test_nothing_times_out_before_the_deadline(app: GamesApp, clock: Clock) -> N
     assert turns.pending() == 1
     record = app.get_game(ana.record.game_id)
     assert record is not None
-    refused = app.time_out(ana.record.game_id, record.revision)
+    assert record.table.turn_deadline is not None
+    refused = app.time_out(ana.record.game_id, record.table.turn_deadline)
     assert isinstance(refused, Rejected)
     assert refused.reason == "TURN_NOT_EXPIRED"
 
@@ -173,3 +183,99 @@ def test_a_game_timed_out_to_its_end_finishes_and_its_record_verifies(
     assert isinstance(exported, str)
     report = verify(exported)
     assert report.ok, report.render()
+
+
+def test_a_declined_takeback_leaves_the_timer_running_and_it_still_fires(
+    app: GamesApp, clock: Clock
+) -> None:
+    ana, tokens = start(app)
+    turns = TurnClock(app)
+    game_id = ana.record.game_id
+    seat = to_move(app, ana)
+    record = app.get_game(game_id)
+    assert record is not None
+    move = next(iter(record.rules.legal_moves(record.table.game, seat)))
+    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    deadline = table_of(app, game_id).turn_deadline
+    proposed = app.propose_undo(game_id, Call(tokens[seat]))
+    assert isinstance(proposed, Applied)
+    proposal = proposed.record.table.undo.proposal
+    assert proposal is not None
+    declined = app.respond_undo(
+        game_id, proposal.proposal_id, accept=False, call=Call(tokens[1 - seat])
+    )
+    assert isinstance(declined, Applied)
+    assert declined.record.table.turn_deadline == deadline  # not restarted
+    clock.advance(LIMIT)
+    (applied,) = turns.tick()
+    assert applied.events[0].event == TurnTimedOut(1 - seat)
+
+
+def test_taking_ones_move_back_alone_restores_the_deadline_it_was_made_under(
+    app: GamesApp, clock: Clock
+) -> None:
+    giver = app.create_game(
+        "hues_and_cues", HuesAndCuesConfig(), 3, "Ana", SEED, turn_seconds=LIMIT
+    )
+    assert isinstance(giver, Seated)
+    game_id = giver.record.game_id
+    tokens = [giver.token]
+    for name in ("Ben", "Cy"):
+        joined = app.join_game(game_id, name)
+        assert isinstance(joined, Seated)
+        tokens.append(joined.token)
+    assert isinstance(app.start_game(game_id, giver.token), Applied)
+    record = app.get_game(game_id)
+    assert record is not None
+    (seat,) = record.rules.to_move(record.table.game)
+    before = record.table.turn_deadline
+    cue = next(iter(record.rules.legal_moves(record.table.game, seat)))
+    clock.advance(LIMIT - 2)
+    played = app.submit_move(game_id, tokens[seat], always(cue))
+    assert isinstance(played, Applied)
+    assert played.record.table.turn_deadline == clock.now + timedelta(seconds=LIMIT)
+    undone = app.undo_move(game_id, Call(tokens[seat]))  # a cue is undoable alone
+    assert isinstance(undone, Applied), undone
+    assert undone.record.table.turn_deadline == before  # 2 s left, not 30
+
+
+def test_where_several_seats_act_at_once_each_late_one_is_timed_out(
+    app: GamesApp, clock: Clock
+) -> None:
+    first = app.create_game(
+        "gnoming_a_round", GnomingARoundConfig(), 3, "Ana", SEED, turn_seconds=LIMIT
+    )
+    assert isinstance(first, Seated)
+    game_id = first.record.game_id
+    for name in ("Ben", "Cy"):
+        assert isinstance(app.join_game(game_id, name), Seated)
+    assert isinstance(app.start_game(game_id, first.token), Applied)
+    record = app.get_game(game_id)
+    assert record is not None
+    assert set(record.rules.to_move(record.table.game)) == {0, 1, 2}  # first flips
+    deadline = record.table.turn_deadline
+    turns = TurnClock(app)
+    clock.advance(LIMIT)
+    late = []
+    for _ in range(3):
+        (applied,) = turns.tick()
+        late.append(applied.events[0].event.seat)
+        if len(late) < 3:  # the others keep the deadline that passed
+            assert applied.record.table.turn_deadline == deadline
+    assert sorted(late) == [0, 1, 2]
+    restarted = table_of(app, game_id).turn_deadline
+    assert restarted is not None
+    assert restarted > clock.now
+
+
+def test_a_restarted_clock_skips_the_timers_of_finished_games(
+    app: GamesApp, clock: Clock
+) -> None:
+    ana, _ = start(app)
+    turns = TurnClock(app)
+    while table_of(app, ana.record.game_id).status is not TableStatus.FINISHED:
+        clock.advance(LIMIT)
+        turns.tick()
+    fresh = TurnClock(app)
+    fresh.tick()
+    assert fresh.pending() == 0
