@@ -18,10 +18,11 @@ loser is refused and re-decides. The transaction is all or nothing, and the
 library still gives the batch's events consecutive notification ids, so the
 feed stays gap-free and ordered.
 
-A batch that fails for any other reason (the database went away: the library
-has already retried it for about 12 s) fails the appends queued behind it as
-well, at once: written, they would each wait as long again before failing the
-same way, and their clients are better told to retry now.
+A batch that fails because the database went away (the library has already
+retried it for about 12 s) fails the appends queued behind it as well, at
+once: written, they would each wait as long again before failing the same
+way, and their clients are better told to retry now. Any other failure is the
+batch's own; the queue is written as usual.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 
 MAX_BATCH_EVENTS = 1_000  # events per transaction, so that one stays short
 
@@ -46,6 +47,7 @@ class _Append:
     game_id: UUID
     events: tuple[Any, ...]
     done: bool = False
+    written: bool = False
     error: BaseException | None = None
 
 
@@ -89,6 +91,9 @@ class GroupCommit:
                         batch += self._queue
                         self._queue = []
                     for append in batch:
+                        if append.written:
+                            append.done = True
+                            continue
                         if not written and append.error is None:
                             append.error = InterruptedError("the commit was cut short")
                         if failure is not None and append.error is None:
@@ -118,8 +123,8 @@ class GroupCommit:
     def _commit(self, batch: list[_Append]) -> BaseException | None:
         """Writes a batch in one transaction; alone each, if one lost a race.
 
-        Returns the error of a batch that failed for another reason than a
-        lost race, which the appends queued behind it get too.
+        Returns the error of a batch that failed because the store went away,
+        which the appends not written yet (queued behind it too) get as well.
         """
         self.transactions += 1
         self.appends += len(batch)
@@ -133,8 +138,13 @@ class GroupCommit:
                 failure = self._commit([append])
                 if failure is not None:
                     return failure
-        except Exception as error:  # noqa: BLE001 (each waiting command gets it)
+            return None
+        except (OperationalError, InterfaceError) as error:
+            return error
+        except Exception as error:  # noqa: BLE001 (each command of it gets it)
             for append in batch:
                 append.error = error
-            return error
+            return None
+        for append in batch:
+            append.written = True
         return None

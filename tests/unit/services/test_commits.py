@@ -161,3 +161,50 @@ def test_a_store_failure_fails_the_appends_queued_behind_it_without_writing_them
     assert all(isinstance(outcome, OperationalError) for outcome in outcomes)
     assert len(log.writes) == 1  # one failed write, not one per append
     assert commit.transactions == 1
+
+
+class ScriptedLog:
+    """A log whose writes raise what the script says, in order (None: stored)."""
+
+    def __init__(self, script: list[Exception | None]) -> None:
+        self.script = script
+        self.stored: list[list[Event]] = []
+        self._lock = threading.Lock()
+
+    def write(self, events: Sequence[Event]) -> None:
+        time.sleep(0.1)  # the other appends queue up meanwhile
+        with self._lock:
+            outcome = self.script.pop(0)
+            if outcome is not None:
+                raise outcome
+            self.stored.append(list(events))
+
+
+def test_appends_written_before_the_store_went_away_are_reported_written() -> None:
+    # The first append writes alone; the three queued behind it lose a race
+    # together, then are written one by one: two get in, the store goes away.
+    log = ScriptedLog(
+        [None, IntegrityError("race"), None, None, OperationalError("gone")]
+    )
+    commit = GroupCommit(log.write)
+    games = [uuid4() for _ in range(4)]
+    outcomes = run_all(commit, [[(game, 1)] for game in games])
+    written = {events[0][0] for events in log.stored}
+    assert len(written) == 3
+    for game, outcome in zip(games, outcomes, strict=True):
+        if game in written:
+            assert outcome is None, "a stored move was reported failed"
+        else:
+            assert isinstance(outcome, OperationalError)
+
+
+def test_a_failure_of_the_batch_itself_does_not_fail_the_queue() -> None:
+    log = ScriptedLog([ValueError("cannot encode"), None])
+    commit = GroupCommit(log.write)
+    games = [uuid4() for _ in range(5)]
+    outcomes = run_all(commit, [[(game, 1)] for game in games])
+    failed = [o for o in outcomes if o is not None]
+    assert len(failed) == 1
+    assert isinstance(failed[0], ValueError)
+    assert len(log.stored) == 1  # the queue, written together after it
+    assert len(log.stored[0]) == 4
