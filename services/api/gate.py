@@ -65,19 +65,32 @@ class Gate(GuardingInterceptor):
         finally:
             self.in_flight -= 1
 
-    async def drain(self, quiet_seconds: float, within_seconds: float) -> bool:
+    async def drain(
+        self,
+        quiet_seconds: float,
+        within_seconds: float,
+        settle_seconds: float = 2.0,
+    ) -> bool:
         """Closes the gate; waits for the calls under way and a quiet moment.
 
         Returns whether the server went quiet within ``within_seconds``: no
         call under way, and none refused for ``quiet_seconds``, so clients
-        that were about to call have heard that they must go elsewhere.
+        that were about to call have heard that they must go elsewhere. A
+        client that keeps calling cannot hold the stop longer than
+        ``settle_seconds`` once nothing is under way.
         """
         self.draining = True
         give_up = self._clock() + within_seconds
+        idle_since: float | None = None
         while True:
             now = self._clock()
-            if self.in_flight == 0 and now - self._last_arrival >= quiet_seconds:
-                return True
+            if self.in_flight:
+                idle_since = None
+            else:
+                idle_since = now if idle_since is None else idle_since
+                quiet = now - self._last_arrival >= quiet_seconds
+                if quiet or now - idle_since >= settle_seconds:
+                    return True
             if now >= give_up:
                 return False
             await asyncio.sleep(min(0.01, give_up - now))

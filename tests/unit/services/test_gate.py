@@ -166,3 +166,22 @@ async def test_health_checks_pass_the_gate_whatever_its_state() -> None:
     gate.draining = True
     handler = await handler_for(gate, HEALTH, echo)
     assert await run(handler, "check") == "served check"
+
+
+async def test_a_client_that_keeps_calling_holds_the_stop_only_briefly() -> None:
+    now = [0.0]
+    gate = Gate(clock=lambda: now[0])
+    handler = await handler_for(gate, SUBMIT, echo)
+    drain = asyncio.create_task(
+        gate.drain(quiet_seconds=0.25, within_seconds=10, settle_seconds=2)
+    )
+    await asyncio.sleep(0)  # the gate closes
+    for step in range(1, 40):  # a refused call every 0.1 s, for 3.9 s
+        now[0] = step * 0.1
+        with pytest.raises(Aborted):
+            await run(handler, "again")
+        await asyncio.sleep(0.02)
+        if drain.done():
+            break
+    assert await drain is True
+    assert 2.0 <= now[0] < 2.5
