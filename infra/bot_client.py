@@ -26,6 +26,10 @@ log = logging.getLogger(__name__)
 CALL_SECONDS = 10.0
 STREAM_SECONDS = 3600.0  # a bot stays for a long game, not forever
 RETRIED = (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+# Answers after which the bot waits and starts again: the server is away, or
+# the stream reached its deadline (a long game outlasts one stream).
+WAITED_OUT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+GIVE_UP_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,35 +86,57 @@ def play_seat(
     """Plays the seat until the game finishes (or ``stop``); returns its moves.
 
     ``delay`` is how long the bot thinks before each move, so that people
-    watching can follow.
+    watching can follow. While the server does not answer (restarting,
+    draining, its database down) the bot waits and starts again from the
+    game's revision; after ``GIVE_UP_SECONDS`` of that it raises.
     """
     stop = stop or threading.Event()
     moves = 0
+    failing_since: float | None = None
     while not stop.is_set():
-        # The revision first, then the moves: whatever happens after it (its
-        # turn coming round included) reaches the bot through the stream.
-        game = _game(seat)
-        if game.state == game_pb2.GAME_STATE_FINISHED:
-            return moves
-        moves += _moves_while_possible(seat, delay, stop)
-        request = api.StreamGameRequest(
-            name=seat.game, after_revision=game.revision, batch_events=True
-        )
-        stream = seat.stub.StreamGame(
-            request, metadata=seat.metadata, timeout=STREAM_SECONDS
-        )
         try:
-            for item in stream:
-                if stop.is_set():
-                    stream.cancel()
-                    break
-                if item.WhichOneof("item") in ("event", "events"):
-                    moves += _moves_while_possible(seat, delay, stop)
+            made, finished = _follow(seat, delay, stop)
         except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.UNAVAILABLE:
+            if error.code() not in WAITED_OUT:
                 raise
-            time.sleep(0.5)  # the server went away: resume from the last revision
+            now = time.monotonic()
+            failing_since = failing_since or now
+            if now - failing_since > GIVE_UP_SECONDS:
+                raise
+            stop.wait(min(5.0, 0.5 + (now - failing_since) / 4))
+            continue
+        failing_since = None
+        moves += made
+        if finished:
+            return moves
     return moves
+
+
+def _follow(seat: BotSeat, delay: float, stop: threading.Event) -> tuple[int, bool]:
+    """Plays from the game's revision while its stream lasts.
+
+    Returns the moves made and whether the game finished (its stream ends
+    with OK only then).
+    """
+    # The revision first, then the moves: whatever happens after it (its turn
+    # coming round included) reaches the bot through the stream.
+    game = _game(seat)
+    if game.state == game_pb2.GAME_STATE_FINISHED:
+        return 0, True
+    moves = _moves_while_possible(seat, delay, stop)
+    request = api.StreamGameRequest(
+        name=seat.game, after_revision=game.revision, batch_events=True
+    )
+    stream = seat.stub.StreamGame(
+        request, metadata=seat.metadata, timeout=STREAM_SECONDS
+    )
+    for item in stream:
+        if stop.is_set():
+            stream.cancel()
+            return moves, False
+        if item.WhichOneof("item") in ("event", "events"):
+            moves += _moves_while_possible(seat, delay, stop)
+    return moves, True
 
 
 def _moves_while_possible(seat: BotSeat, delay: float, stop: threading.Event) -> int:

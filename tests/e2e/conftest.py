@@ -50,6 +50,7 @@ def start_server(
     operator_token: str | None = None,
     processes: int = 1,
     metrics: bool = False,
+    listen: str = "127.0.0.1:0",
 ) -> Server:
     """Starts ``tabletop serve`` on a free loopback port and waits until it serves.
 
@@ -57,7 +58,7 @@ def start_server(
     never the command line. With ``metrics`` the server serves Prometheus
     metrics on another free port too (``Server.metrics_url``).
     """
-    command = [sys.executable, "-m", "infra.cli", "serve", "--listen", "127.0.0.1:0"]
+    command = [sys.executable, "-m", "infra.cli", "serve", "--listen", listen]
     command += ["--database", database, "--log-level", "WARNING"]
     if dev:
         command.append("--dev")

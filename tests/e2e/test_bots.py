@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 import uuid
 
+import grpc
 import pytest
 from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
+from tabletop.v1.game_service_pb2_grpc import GameServiceStub
 
 from infra.bot_client import BotSeat, join_as_bot, play_seat
-from tests.e2e.client import auth, verified_export
-from tests.e2e.conftest import Server
+from tests.e2e.client import (
+    auth,
+    create_qwirkle,
+    get,
+    legal_moves,
+    submit,
+    verified_export,
+)
+from tests.e2e.conftest import Server, start_server
 
 GAMES = [
     (game_pb2.GAME_TYPE_QWIRKLE, 2),
@@ -70,3 +81,53 @@ def test_bots_play_a_whole_game(
     assert server.operator_token is not None
     report = verified_export(server.channel, name, server.operator_token)
     assert report.ok, report.render()
+
+
+def test_a_bot_rides_out_a_server_restart(postgres_url: str) -> None:
+    with socket.socket() as probe:  # a port both servers listen on, one by one
+        probe.bind(("127.0.0.1", 0))
+        listen = f"127.0.0.1:{probe.getsockname()[1]}"
+    first = start_server(postgres_url, dev=False, listen=listen)
+    created = create_qwirkle(first.stub)
+    name = created.game.name
+    bot, _ = join_as_bot(first.stub, name, "Bot")
+    channel = grpc.insecure_channel(listen)  # the bot's own, as a process has
+    bot = BotSeat(GameServiceStub(channel), name, bot.token)
+    first.stub.StartGame(
+        api.StartGameRequest(name=name), metadata=auth(created.seat_token), timeout=10
+    )
+    made: list[int] = []
+    thread = threading.Thread(target=lambda: made.append(play_seat(bot)))
+    thread.start()
+    ana = created.seat_token
+    server = first
+    try:
+        for turn in range(200):
+            if turn == 6:  # mid-game: the server restarts
+                assert server.stop() == 0
+                server = start_server(postgres_url, dev=False, listen=listen)
+            if not _ana_moves(server, name, ana):
+                break
+        thread.join(GAME_SECONDS)
+        assert not thread.is_alive(), "the bot did not come back"
+    finally:
+        channel.close()
+        if server.process.poll() is None:
+            server.stop()
+    assert made, "the bot failed"
+    assert made[0] > 3
+
+
+def _ana_moves(server: Server, name: str, token: str) -> bool:
+    """Waits for Ana's turn and plays it; False once the game is over."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while True:
+        game = get(server.stub, name)
+        if game.state == game_pb2.GAME_STATE_FINISHED:
+            return False
+        if game.current_player.endswith("/0"):
+            revision, moves = legal_moves(server.stub, name, token)
+            submit(server.stub, name, token, moves[0], revision)
+            return True
+        assert time.monotonic() < deadline, "the bot does not move"
+        time.sleep(0.02)
