@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 from collections.abc import AsyncIterator
 from typing import Any
@@ -48,6 +49,18 @@ async def traced_server() -> AsyncIterator[tuple[Any, InMemorySpanExporter]]:
         app.close()
 
 
+async def finished(
+    exporter: InMemorySpanExporter, count: int
+) -> tuple[ReadableSpan, ...]:
+    """Returns the finished spans once there are ``count`` (or after 5 s)."""
+    for _ in range(500):
+        spans = exporter.get_finished_spans()
+        if len(spans) >= count:
+            break
+        await asyncio.sleep(0.01)
+    return tuple(spans)
+
+
 def only(spans: tuple[ReadableSpan, ...], method: str) -> ReadableSpan:
     (span,) = [s for s in spans if s.name == f"tabletop.v1.GameService/{method}"]
     return span
@@ -71,7 +84,9 @@ async def test_every_call_is_a_server_span_with_its_method_code_and_game(
             metadata=(("authorization", "Bearer not-a-seat"),),
         )
 
-    spans = exporter.get_finished_spans()
+    # An abort sends its status at once: the client may hear it before the
+    # server's span of that call has ended.
+    spans = await finished(exporter, 2)
     create = only(spans, "CreateGame")
     assert create.kind is trace.SpanKind.SERVER
     assert create.attributes is not None
