@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import codecs
 import json
-import os
 import random
 import re
-import select
 import stat
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import pexpect
 import pytest
 from tabletop.v1 import event_pb2, game_pb2, game_service_pb2
 
@@ -27,57 +22,14 @@ from tests.e2e.client import (
     submit,
 )
 from tests.e2e.conftest import Server, start_server
+from tests.e2e.terminal_screen import Screen
+from tests.e2e.terminal_screen import spawn as _spawn
 from tests.pg import fresh_schema
 
 SEED = bytes(range(32))
-ROWS, COLUMNS = 60, 150
-ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|\][^\x07]*\x07|[()][A-Z0-9])")
 GLYPHS = {1: "●", 2: "✚", 3: "◆", 4: "■", 5: "✸", 6: "♣"}
 ANY_PROMPT = r"(your move|\(q quits\))> "
 MOVES = {"tiles_placed", "tiles_exchanged", "turn_passed"}
-
-
-class Screen:
-    """What a spawned client has shown, without its escape codes."""
-
-    def __init__(self, child: pexpect.spawn[str]) -> None:
-        self.child, self.text, self.mark, self.held = child, "", 0, ""
-        self.decoder = codecs.getincrementaldecoder("utf-8")()
-
-    def expect(self, pattern: str, timeout: float = 15) -> re.Match[str]:
-        """Waits until the pattern shows after the last match; returns the match."""
-        wanted = re.compile(pattern)
-        deadline = time.monotonic() + timeout
-        while (found := wanted.search(self.text, self.mark)) is None:
-            if time.monotonic() > deadline:
-                tail = self.text[-3000:]
-                pytest.fail(f"{pattern!r} was not shown; the screen ends:\n{tail}")
-            ready, _, _ = select.select([self.child.child_fd], [], [], 0.1)
-            if ready:
-                self._add(self.decoder.decode(os.read(self.child.child_fd, 65536)))
-        self.mark = found.end()
-        return found
-
-    def _add(self, chunk: str) -> None:
-        """Adds output, holding back an escape sequence cut at the chunk's end."""
-        data = self.held + chunk
-        cut = data.rfind("\x1b")
-        if cut >= 0 and not re.match(r"\x1b\[[0-9;?]*[A-Za-z]", data[cut:]):
-            data, self.held = data[:cut], data[cut:]
-        else:
-            self.held = ""
-        self.text += ANSI.sub("", data).replace("\r", "")
-
-    def last_screen(self) -> str:
-        """Returns the last screen drawn up to the last match."""
-        return self.text[self.text.rfind("Qwirkle  games/", 0, self.mark) : self.mark]
-
-    def finish(self) -> int:
-        """Waits for the client to exit; returns its exit status."""
-        self.child.expect(pexpect.EOF, timeout=15)
-        self.child.close()
-        assert "Traceback" not in self.text
-        return int(self.child.exitstatus or 0)
 
 
 @pytest.fixture(scope="module")
@@ -87,20 +39,6 @@ def server() -> Iterator[Server]:
         running = start_server(url, dev=True)
         yield running
         assert running.stop() == 0
-
-
-def _spawn(server: Server, state: Path, *args: str) -> Screen:
-    env = dict(os.environ, TERM="xterm-256color", XDG_STATE_HOME=str(state))
-    env.pop("TABLETOP_SERVER", None)
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "infra.cli", *args, "--server", server.address],
-        env=env,
-        dimensions=(ROWS, COLUMNS),
-        encoding="utf-8",
-        timeout=15,
-    )
-    return Screen(child)
 
 
 def _cell(screen: str, x: int, y: int) -> str:
