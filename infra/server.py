@@ -40,6 +40,7 @@ from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
+from services.api.interception import GuardingInterceptor, Guards
 from services.api.limits import RateLimiter, RateLimitInterceptor
 from services.api.observe import Observation, Observer
 from services.feed import Feed
@@ -174,14 +175,14 @@ async def create_server(
     gate = Gate()
     # The observers outermost, so they see every refusal; then the gate: a
     # call it refuses costs its caller no rate.
-    interceptors: list[grpc.aio.ServerInterceptor] = [gate]
+    guarding: list[GuardingInterceptor] = [gate]
     if observers:
-        interceptors.insert(0, Observation(observers))
+        guarding.insert(0, Observation(observers))
     if settings.rate_limited:
         limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
-        interceptors.append(RateLimitInterceptor(limiter))
+        guarding.append(RateLimitInterceptor(limiter))
     server = grpc.aio.server(
-        options=(*SERVER_OPTIONS, reuse_port), interceptors=interceptors
+        options=(*SERVER_OPTIONS, reuse_port), interceptors=[Guards(guarding)]
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(app, feed), server

@@ -9,7 +9,7 @@ one place that knows how unary and streaming handlers are rebuilt for that.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeAlias
 
@@ -25,7 +25,11 @@ GUARDED_SERVICES = ("/tabletop.v1.",)
 
 
 class GuardingInterceptor(grpc.aio.ServerInterceptor):
-    """Enters ``guard_for``'s guard around every call of our services."""
+    """Enters ``guard_for``'s guard around every call of our services.
+
+    Alone it is an interceptor; several are best served together by one
+    ``Guards``, which enters all their guards in one step.
+    """
 
     async def intercept_service(
         self,
@@ -33,15 +37,60 @@ class GuardingInterceptor(grpc.aio.ServerInterceptor):
         handler_call_details: grpc.HandlerCallDetails,
     ) -> Handler | None:
         """Returns the method's handler, wrapped in the guard."""
-        handler = await continuation(handler_call_details)
-        method: str = handler_call_details.method
-        if handler is None or not method.startswith(GUARDED_SERVICES):
-            return handler
-        return guarded(handler, self.guard_for(method, handler))
+        return await Guards((self,)).intercept_service(
+            continuation, handler_call_details
+        )
 
     def guard_for(self, method: str, handler: Handler) -> Guard:
         """Returns the guard of a call of ``method`` (``/package.Service/Name``)."""
         raise NotImplementedError
+
+
+class Guards(grpc.aio.ServerInterceptor):
+    """One interceptor entering several guards, outermost first, around each call.
+
+    Every interceptor costs each call a hop through gRPC's interceptor chain
+    and a rebuilt handler; one that enters every guard, and rebuilds each
+    method's handler once, keeps that cost to one.
+    """
+
+    def __init__(self, guarding: Sequence[GuardingInterceptor]) -> None:
+        self._guarding = tuple(guarding)
+        # method -> (the handler gRPC gave, the guarded one built from it)
+        self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
+        """Returns the method's handler, wrapped in every guard."""
+        handler = await continuation(handler_call_details)
+        method: str = handler_call_details.method
+        if handler is None or not method.startswith(GUARDED_SERVICES):
+            return handler
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        guards = [guarding.guard_for(method, handler) for guarding in self._guarding]
+        wrapped = guarded(handler, _all(guards))
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+
+def _all(guards: Sequence[Guard]) -> Guard:
+    """Returns one guard entering ``guards`` in order (the first outermost)."""
+    if len(guards) == 1:
+        return guards[0]
+
+    @contextlib.asynccontextmanager
+    async def every(context: Any, request: Any) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as entered:
+            for guard in guards:
+                await entered.enter_async_context(guard(context, request))
+            yield
+
+    return every
 
 
 def guarded(
