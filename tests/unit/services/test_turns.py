@@ -23,19 +23,9 @@ LIMIT = 30  # seconds a turn may take
 
 
 @pytest.fixture
-def clock() -> Clock:
-    """Returns a hand-moved clock."""
-    return Clock()
-
-
-@pytest.fixture
-def app(clock: Clock) -> GamesApp:
+def app(clocked_app: GamesApp) -> GamesApp:
     """Returns an application on the in-memory store with the test's clock."""
-    return GamesApp(
-        {"PERSISTENCE_MODULE": "eventsourcing.popo"},
-        allow_client_seed=True,
-        clock=clock,
-    )
+    return clocked_app
 
 
 def start(app: GamesApp, turn_seconds: int = LIMIT) -> tuple[Seated, list[str]]:

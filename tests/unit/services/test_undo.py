@@ -16,19 +16,9 @@ SEED = bytes(range(32))
 
 
 @pytest.fixture
-def clock() -> Clock:
-    """Returns a hand-moved clock."""
-    return Clock()
-
-
-@pytest.fixture
-def app(clock: Clock) -> GamesApp:
+def app(clocked_app: GamesApp) -> GamesApp:
     """Returns an application on the in-memory store with the test's clock."""
-    return GamesApp(
-        {"PERSISTENCE_MODULE": "eventsourcing.popo"},
-        allow_client_seed=True,
-        clock=clock,
-    )
+    return clocked_app
 
 
 def _game(app: GamesApp) -> tuple[Seated, list[str]]:
