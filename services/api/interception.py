@@ -8,6 +8,7 @@ one place that knows how unary and streaming handlers are rebuilt for that.
 
 from __future__ import annotations
 
+import abc
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -41,9 +42,9 @@ class GuardingInterceptor(grpc.aio.ServerInterceptor):
             continuation, handler_call_details
         )
 
+    @abc.abstractmethod
     def guard_for(self, method: str, handler: Handler) -> Guard:
         """Returns the guard of a call of ``method`` (``/package.Service/Name``)."""
-        raise NotImplementedError
 
 
 class Guards(grpc.aio.ServerInterceptor):
