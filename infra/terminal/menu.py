@@ -10,6 +10,7 @@ from tabletop.v1 import game_pb2, move_pb2
 
 from infra.terminal.render import describe_move
 from infra.terminal.typed import hint, typed_move
+from infra.terminal.undo import HELP as UNDO_HELP
 
 PAGE_SIZE = 12
 QUIT_WORDS = {"q", "quit", "exit"}
@@ -71,8 +72,13 @@ def pages(menu: Menu) -> int:
     return max(1, -(-len(matching(menu)) // menu.page_size))
 
 
-def render_menu(menu: Menu, game: game_pb2.Game) -> RenderableType:
-    """Returns the visible page of the list, numbered, and how to move about it."""
+def render_menu(
+    menu: Menu, game: game_pb2.Game, *, answering: bool = False
+) -> RenderableType:
+    """Returns the visible page of the list, numbered, and how to move about it.
+
+    While a takeback awaits the caller's answer ``n`` declines it, not paging.
+    """
     shown = matching(menu)
     page = min(menu.page, pages(menu) - 1)
     start = page * menu.page_size
@@ -85,8 +91,11 @@ def render_menu(menu: Menu, game: game_pb2.Game) -> RenderableType:
         status += f", {len(shown)} matching '{menu.query}'"
     status += f"; page {page + 1}/{pages(menu)}"
     lines.append(Text(status, style="dim"))
-    help_line = "number: play it   /words: filter (/ clears)   n/p: next/previous page"
+    paging = "p: previous page" if answering else "n/p: next/previous page"
+    help_line = f"number: play it   /words: filter (/ clears)   {paging}"
     lines.append(Text(f"{help_line}   q: quit   {hint(game)}".rstrip(), style="dim"))
+    answer = "y/n: accept/decline the takeback   " if answering else ""
+    lines.append(Text(f"{answer}{UNDO_HELP}", style="dim"))
     return Group(*lines)
 
 

@@ -36,6 +36,8 @@ from infra.terminal.screen import (
     prompt,
     record,
 )
+from infra.terminal.undo import HELP as UNDO_HELP
+from infra.terminal.undo import act, awaits_answer, parse, pending_line, remember
 
 MAX_MOVES = 5000  # more than any position of the five games offers
 MOVE_PROMPT = "your move> "
@@ -55,6 +57,7 @@ class Session:
     menu: Menu | None = None
     message: str = ""
     log: deque[str] = field(default_factory=new_log)
+    moves: dict[int, str] = field(default_factory=dict)  # described moves by revision
 
 
 def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
@@ -121,10 +124,18 @@ def _take_items(session: Session, first: Item) -> None:
         if item.kind == "error":
             raise ClientError(f"the live feed failed: {item.message}")
         record(session.log, session.game, item.events)
+        remember(session.moves, session.game, item.events)
 
 
 def _answer(session: Session, text: str) -> bool:
     """Acts on a typed line; True when the person quits."""
+    me = session.table.seat.player
+    command = parse(text, answering=awaits_answer(session.game, me))
+    if command is not None:
+        connection = session.table.connection
+        session.message = act(connection, session.game, me, command)
+        refresh(session)
+        return False
     if session.menu is None:
         if text.lower() in QUIT_WORDS:
             return True
@@ -200,14 +211,18 @@ def waiting_for(game: game_pb2.Game) -> str:
 def redraw(session: Session, *, final: bool = False) -> None:
     """Draws the table, the log, the moves or whom we wait for, and the prompt."""
     me = session.table.seat.player
+    answering = awaits_answer(session.game, me)
     below: RenderableType
     if final:
         below = final_scores(session.game)
     elif session.menu is not None:
-        below = menu_lines(session.menu, session.game)
+        below = menu_lines(session.menu, session.game, answering=answering)
     else:
         below = Text(f"waiting for {waiting_for(session.game)}...", style="italic")
+        below.append(f"\n{UNDO_HELP}   q: quit", style="dim")
     table = render_game(session.game, session.info, me)
-    draw(session.console, table, log_text(session.log), below, problem(session.message))
+    pending = None if final else pending_line(session.game, me, session.moves)
+    log = log_text(session.log)
+    draw(session.console, table, log, pending, below, problem(session.message))
     if not final:
         prompt(session.console, MOVE_PROMPT if session.menu else WAIT_PROMPT)

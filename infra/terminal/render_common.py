@@ -90,7 +90,6 @@ def describe_lifecycle(
 ) -> str | None:
     """Describes the events every game has; None for the others."""
     kind = event.WhichOneof("event")
-    who = names.get(event.actor, "")
     if kind == "player_joined":
         return f"{event.player_joined.display_name} joined"
     if kind == "game_started":
@@ -98,9 +97,30 @@ def describe_lifecycle(
     if kind == "game_finished":
         won = ", ".join(names.get(w, w) for w in event.game_finished.winners)
         return f"the game finished; won by {won}"
+    return describe_undo(event, names)
+
+
+def describe_undo(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
+    """Describes a takeback event (proposed, answered, moves undone); None else."""
+    kind = event.WhichOneof("event")
     if kind == "moves_undone":
         undone = event.moves_undone
-        return f"{names.get(undone.player, '?')} took back {undone.moves} move(s)"
+        count = "1 move" if undone.moves == 1 else f"{undone.moves} moves"
+        how = "" if undone.proposal_id else " alone"
+        who = names.get(undone.player, "?")
+        return (
+            f"{who} took back {count}{how} (back to revision {undone.target_revision})"
+        )
     if kind == "undo_proposed":
-        return f"{who or 'a player'} asked to take back a move"
+        proposer = names.get(event.undo_proposed.proposer, "a player")
+        return f"{proposer} proposed taking back their last move"
+    if kind == "undo_resolved":
+        resolved = event.undo_resolved
+        who = names.get(resolved.player, "a player")
+        return {
+            event_pb2.UNDO_OUTCOME_ACCEPTED: f"takeback accepted by {who}",
+            event_pb2.UNDO_OUTCOME_REJECTED: f"takeback declined by {who}",
+            event_pb2.UNDO_OUTCOME_EXPIRED: "takeback proposal expired",
+            event_pb2.UNDO_OUTCOME_WITHDRAWN: "takeback proposal withdrawn",
+        }.get(resolved.outcome)
     return None
