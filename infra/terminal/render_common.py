@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -41,6 +42,23 @@ def name_at(game: game_pb2.Game, seat: int) -> str:
         if player.seat == seat:
             return player.display_name
     return f"seat {seat}"
+
+
+def hands(
+    game: game_pb2.Game,
+    revealed: Iterable[Any],
+    own: Iterable[Any] | None,
+    cards_text: Callable[[Iterable[Any]], Text],
+) -> list[Text]:
+    """Returns the lines of the hands shown at the round's end, then the caller's."""
+    names = {p.seat: p.display_name for p in game.players}
+    lines = [
+        Text.assemble(f"{names.get(seat, seat)} held: ", cards_text(hand.cards))
+        for seat, hand in enumerate(revealed)
+    ]
+    if own is not None:
+        lines.append(Text.assemble(("Your hand: ", "bold"), cards_text(own)))
+    return lines
 
 
 def contrast(red: int, green: int, blue: int) -> str:

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, split_pb2
 
-from infra.terminal.render_common import header
+from infra.terminal.render_common import hands, header
 
 SUIT_STYLES = {
     "H": "bold #E53935",
@@ -118,15 +118,8 @@ def render(
     public = view.public_state
     parts: list[RenderableType] = [header(game, me), _status(public), _discards(public)]
     parts += [_matches(game, public), _seats(game, public, me)]
-    names = {p.seat: p.display_name for p in game.players}
-    for seat, hand in enumerate(public.revealed_hands):
-        parts.append(
-            Text.assemble(f"{names.get(seat, seat)} held: ", cards_text(hand.cards))
-        )
-    if view.HasField("private_state"):
-        parts.append(
-            Text.assemble(("Your hand: ", "bold"), cards_text(view.private_state.hand))
-        )
+    own = view.private_state.hand if view.HasField("private_state") else None
+    parts += hands(game, public.revealed_hands, own, cards_text)
     return Group(*parts)
 
 
