@@ -105,6 +105,9 @@ class GameStore(Application[UUID]):
         # Called after every successful append, with the game and its new events
         # (the live feed uses it to wake streams of this process at once).
         self.appended: list[Callable[[UUID, tuple[RecordedEvent, ...]], None]] = []
+        # Called with the hash of every token found to act for a seat (the rate
+        # limiter gives only such tokens a bucket of their own).
+        self.authenticated: list[Callable[[str], None]] = []
         stored = Snapshots(self.snapshots) if self.snapshots else None
         self.kept = KeptGames(snapshots=stored)
         # Appends of concurrent commands share transactions (services/commits.py).
@@ -188,7 +191,11 @@ class GameStore(Application[UUID]):
             # Compare every seat in constant time, so timing tells nothing.
             if hmac.compare_digest(holder.token_hash, hashed):
                 found = index
-        return None if found is None else Seat(found)
+        if found is None:
+            return None
+        for listener in self.authenticated:
+            listener(hashed)
+        return Seat(found)
 
     def game_ids(self, after: int, limit: int) -> Sequence[tuple[int, UUID]]:
         """Returns (position, id) of the games created after ``after``, oldest first."""
