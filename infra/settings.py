@@ -3,7 +3,8 @@
 The database is a URL: ``postgresql://user:password@host:port/dbname`` for
 PostgreSQL (through psycopg 3; add ``?schema=name`` to use a schema other than
 ``public``, created when missing), ``sqlite:///path/to/file.sqlite3`` for the
-embedded store, or ``memory:`` for a store that forgets everything on exit.
+embedded store (relative to the working directory; ``sqlite:////abs/path`` for
+an absolute path), or ``memory:`` for a store that forgets everything on exit.
 """
 
 from __future__ import annotations
@@ -113,8 +114,8 @@ def persistence_env(database: str) -> dict[str, str]:
         if schema:
             env["POSTGRES_SCHEMA"] = schema
         return env
-    if parts.scheme == "sqlite":
-        path = Path(unquote(parts.path.removeprefix("/")))
+    path = sqlite_path(database)
+    if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         return {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
@@ -127,6 +128,41 @@ def persistence_env(database: str) -> dict[str, str]:
         "sqlite:///path or memory:"
     )
     raise SettingsError(msg)
+
+
+def sqlite_path(database: str) -> Path | None:
+    """Returns the absolute path of a ``sqlite:`` database, None for other stores.
+
+    ``sqlite:///var/x.sqlite3`` is relative to the working directory,
+    ``sqlite:////srv/x.sqlite3`` absolute. With two slashes the URL has a host
+    (``sqlite://var/x.sqlite3``: host ``var``), which would put the file
+    somewhere else than the operator meant: refused, with the right spellings.
+    """
+    parts = urlsplit(database)
+    if parts.scheme != "sqlite":
+        return None
+    if parts.netloc:
+        msg = (
+            f"cannot use database {database!r}: a sqlite: URL has no host "
+            f"({parts.netloc!r} here). Write sqlite:///var/x.sqlite3 (three "
+            "slashes) for a file relative to the working directory, or "
+            "sqlite:////abs/path/x.sqlite3 (four) for an absolute path"
+        )
+        raise SettingsError(msg)
+    name = unquote(parts.path.removeprefix("/"))
+    if not name.strip("/") or name.endswith("/"):
+        msg = (
+            f"cannot use database {database!r}: it names no file; write "
+            "sqlite:///var/x.sqlite3 or sqlite:////abs/path/x.sqlite3"
+        )
+        raise SettingsError(msg)
+    return Path(name).resolve()
+
+
+def where(database: str) -> str:
+    """Returns where the store is, for logs: a SQLite file's absolute path."""
+    path = sqlite_path(database)
+    return describe(database) if path is None else f"SQLite file {path}"
 
 
 def check_processes(settings: Settings) -> None:

@@ -16,6 +16,8 @@ from infra.settings import (
     SettingsError,
     describe,
     persistence_env,
+    sqlite_path,
+    where,
 )
 
 # --- PostgreSQL ---
@@ -96,11 +98,61 @@ def test_a_relative_sqlite_path_is_relative_to_the_working_directory(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     env = persistence_env("sqlite:///var/tabletop.sqlite3")
+    # Resolved once, at start: the store and its lock stay put whatever the
+    # working directory later becomes.
     assert env == {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-        "SQLITE_DBNAME": "var/tabletop.sqlite3",
+        "SQLITE_DBNAME": str(tmp_path.resolve() / "var" / "tabletop.sqlite3"),
     }
     assert (tmp_path / "var").is_dir()
+
+
+def test_the_default_database_is_a_file_under_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = sqlite_path(DEFAULT_DATABASE)
+    assert path == tmp_path.resolve() / "var" / "tabletop.sqlite3"
+    assert path is not None
+    assert path.is_absolute()
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite://var/x.sqlite3", "sqlite://localhost/x.sqlite3", "sqlite://x"]
+)
+def test_a_sqlite_url_with_a_host_is_refused_with_the_right_spellings(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two slashes make "var" a host: the file used to land in the working
+    # directory as x.sqlite3, far from where the operator looks for it.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SettingsError) as refused:
+        persistence_env(url)
+    message = str(refused.value)
+    assert url in message
+    assert "sqlite:///var/x.sqlite3" in message
+    assert "sqlite:////" in message
+    assert list(tmp_path.iterdir()) == []  # nothing created anywhere
+
+
+@pytest.mark.parametrize("url", ["sqlite:///", "sqlite://", "sqlite:", "sqlite:////"])
+def test_a_sqlite_url_without_a_file_is_refused(url: str) -> None:
+    with pytest.raises(SettingsError, match="names no file"):
+        persistence_env(url)
+
+
+def test_where_names_the_absolute_sqlite_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    expected = tmp_path.resolve() / "var" / "t.sqlite3"
+    assert where("sqlite:///var/t.sqlite3") == f"SQLite file {expected}"
+
+
+def test_where_describes_other_stores_without_their_password() -> None:
+    assert where("postgresql://a:pw@h/g") == "postgresql://a:***@h/g"
+    assert where("memory:") == "memory:"
+    assert sqlite_path("memory:") is None
 
 
 def test_an_absolute_sqlite_path_keeps_its_leading_slash(tmp_path: Path) -> None:
