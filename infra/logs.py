@@ -2,8 +2,10 @@
 
 In JSON every record is one object on one line: ``time`` (RFC 3339, UTC),
 ``level``, ``logger``, ``message``, and while a call is being handled its
-``method``, ``game_id`` and ``request_id``, which ``call_context`` (an observer
-of services/api/observe.py) keeps in context variables. Calls run their work
+``method``, ``game_id`` and ``request_key`` (the key of the client's request
+id, as the audit export shows it: never the id, a secret of its client), which
+``call_context`` (an observer of services/api/observe.py) keeps in context
+variables. Calls run their work
 through ``asyncio.to_thread``, which copies the context, so records logged on
 the worker threads carry them too. Nothing here reads a request or metadata
 beyond those fields: no token, seed or card reaches a log through them.
@@ -24,16 +26,16 @@ if TYPE_CHECKING:  # keeps the command line's start free of gRPC
 
 METHOD: ContextVar[str] = ContextVar("tabletop_method", default="")
 GAME_ID: ContextVar[str] = ContextVar("tabletop_game_id", default="")
-REQUEST_ID: ContextVar[str] = ContextVar("tabletop_request_id", default="")
-_CALL_FIELDS = (("method", METHOD), ("game_id", GAME_ID), ("request_id", REQUEST_ID))
+REQUEST_KEY: ContextVar[str] = ContextVar("tabletop_request_key", default="")
+_CALL_FIELDS = (("method", METHOD), ("game_id", GAME_ID), ("request_key", REQUEST_KEY))
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 PROCESS_TEXT_FORMAT = "%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s"
 
 
 @contextmanager
 def call_context(call: Call) -> Iterator[None]:
-    """Puts the call's method, game and request id in the log context."""
-    values = (call.full_method, call.game_id, call.request_id)
+    """Puts the call's method, game and request key in the log context."""
+    values = (call.full_method, call.game_id, call.request_key)
     tokens = [
         var.set(value) for (_, var), value in zip(_CALL_FIELDS, values, strict=True)
     ]

@@ -32,6 +32,7 @@ from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.rng import SEED_BYTES
 from domain.games.registry import rules_for
 from services.records import GameRecord
+from services.request_ids import request_key
 from services.store import (
     Applied,
     Batch,
@@ -84,7 +85,9 @@ class GamesApp(GameStore):
         """Opens a table of ``game_type`` and seats its creator in seat 0.
 
         With a ``request_id``, a retry returns the game the first attempt created
-        (and the same seat token) and stores nothing new.
+        (and the same seat token) and stores nothing new. The raw id is the
+        client's secret: the game id and the seat token derive from it, and only
+        its key is stored.
         """
         rules = rules_for(game_type)
         if rules is None:
@@ -98,11 +101,11 @@ class GamesApp(GameStore):
         seed_or_refusal = self._seed(seed)
         if isinstance(seed_or_refusal, Rejected):
             return seed_or_refusal
-        call = Call(request_id=request_id, request_hash=request_hash)
+        call = Call(request_key=request_key(request_id), request_hash=request_hash)
         game_id = game_id_for(request_id)
         earlier = self.get_game(game_id) if request_id else None
         if earlier is not None:
-            return self._seated_again(earlier, call)
+            return self._seated_again(earlier, call, request_id)
         token = (
             seat_token(seed_or_refusal.hex(), game_id, 0, request_id)
             if request_id
@@ -123,7 +126,7 @@ class GamesApp(GameStore):
         try:
             applied = self._append(None, game_id, batch, call)
         except IntegrityError:  # the same request, in flight elsewhere, won
-            return self._seated_again(self.get_game(game_id), call)
+            return self._seated_again(self.get_game(game_id), call, request_id)
         return Seated(applied.record, 0, token)
 
     def join_game(
@@ -133,14 +136,18 @@ class GamesApp(GameStore):
         request_id: str = "",
         request_hash: str = "",
     ) -> Seated | Rejected:
-        """Seats the caller in the game's next free seat."""
+        """Seats the caller in the game's next free seat.
+
+        As with ``create_game``, a retry with the same raw ``request_id`` gets
+        the same seat token, derived from the id, which only its key records.
+        """
         random_token = new_token()
 
         def join(record: GameRecord, _: int | None) -> JoinTable:
             token = _token_for(record, len(record.table.seats), request_id)
             return JoinTable(display_name, token_hash(token or random_token))
 
-        call = Call(request_id=request_id, request_hash=request_hash)
+        call = Call(request_key=request_key(request_id), request_hash=request_hash)
         result = self._execute(game_id, join, call, joining=True)
         if isinstance(result, Rejected):
             return result
@@ -155,11 +162,11 @@ class GamesApp(GameStore):
         self,
         game_id: UUID,
         token: str | None,
-        request_id: str = "",
+        request_key: str = "",
         request_hash: str = "",
     ) -> Applied | Rejected:
         """Starts the game for a seated caller: deals and opens play."""
-        call = Call(token, request_id, request_hash)
+        call = Call(token, request_key, request_hash)
         return self._execute(game_id, _always(StartTable()), call, seated=True)
 
     def submit_move(
@@ -168,7 +175,7 @@ class GamesApp(GameStore):
         token: str | None,
         command_for: Callable[[GameRecord, int], Any | Rejected],
         expected_revision: int = 0,
-        request_id: str = "",
+        request_key: str = "",
         request_hash: str = "",
     ) -> Applied | Rejected:
         """Applies the caller's move if the rules accept it.
@@ -181,7 +188,7 @@ class GamesApp(GameStore):
             move = command_for(record, seat_or_fail(seat))
             return move if isinstance(move, Rejected) else PlayMove(move)
 
-        call = Call(token, request_id, request_hash, expected_revision)
+        call = Call(token, request_key, request_hash, expected_revision)
         return self._execute(game_id, play, call, seated=True, is_move=True)
 
     def undo_move(self, game_id: UUID, call: Call) -> Applied | Rejected:
@@ -251,14 +258,16 @@ class GamesApp(GameStore):
             return record, None
         return record, seat
 
-    def _seated_again(self, record: GameRecord | None, call: Call) -> Seated | Rejected:
+    def _seated_again(
+        self, record: GameRecord | None, call: Call, request_id: str
+    ) -> Seated | Rejected:
         """Returns the seat an earlier CreateGame with this id took, if the same."""
-        if record is None or call.request_id not in record.requests:
-            return reused(call.request_id)
+        if record is None or call.request_key not in record.requests:
+            return reused()
         again = self._applied_again(record, call)
         if isinstance(again, Rejected):
             return again
-        token = _token_for(record, 0, call.request_id) or ""
+        token = _token_for(record, 0, request_id) or ""
         return Seated(record, 0, token)
 
     def _seed(self, seed: bytes) -> bytes | Rejected:

@@ -3,6 +3,11 @@
 Domain events are pure dataclasses. Each is stored inside one envelope whose
 topic is the event's stable name (``qwirkle.TilesPlaced``), with who caused it,
 the move it belongs to and the request that carried it.
+
+The request is stored by its key only (``services/request_ids.py``). Envelopes
+of version 1, stored before that, hold the raw request id: they are upcast when
+read (``StoredEvent.upcast_v1_v2``), so old games keep their retries working and
+nothing read from the store, an export included, shows a raw id.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from domain.common.commands import TABLE_COMMANDS
 from domain.common.rules import GameRules
 from domain.games.registry import GAMES
 from services.codec import Codec
-from services.request_ids import RequestEntry, RequestIds
+from services.request_ids import RequestEntry, RequestIds, request_key
 
 Rules: TypeAlias = GameRules[Any, Any, Any, Any]
 
@@ -33,6 +38,8 @@ class StoredEvent:
     """The envelope stored for every event; subclassed once per stable name."""
 
     TOPIC = "tabletop.StoredEvent"
+    # Version 2 stores the request's key under ``request_id``; version 1 the id.
+    class_version = 2
 
     originator_id: UUID
     originator_version: int
@@ -40,11 +47,17 @@ class StoredEvent:
     payload: dict[str, Any]
     actor: int
     move_number: int
+    # The key of the client's request id (request_ids.request_key), or "".
     request_id: str
     # Hash of the request that produced the event, to tell a retry from a reuse.
     request_hash: str
     # The request's command (encoded), on the first event it produced.
     command: dict[str, Any] | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Replaces the raw request id of an envelope stored before keys."""
+        state["request_id"] = request_key(state.get("request_id") or "")
 
 
 @functools.cache
@@ -80,7 +93,7 @@ class RecordedEvent:
     move_number: int
     actor: int | None
     timestamp: datetime
-    request_id: str
+    request_key: str  # of the request that stored the event ("": none)
     event: Any
     request_hash: str = ""
     command: Any = None
@@ -97,7 +110,7 @@ class GameRecord:
     move_count: int
     created_at: datetime
     updated_at: datetime
-    # request_id -> what it stored, for de-duplicating retries (DESIGN §8).
+    # request key -> what it stored, for de-duplicating retries (DESIGN §8).
     requests: RequestIds
 
 
@@ -109,7 +122,7 @@ def wrap(  # noqa: PLR0913 (one argument per envelope field)
     timestamp: datetime,
     actor: int | None,
     move_number: int,
-    request_id: str,
+    request_key: str,
     request_hash: str = "",
     command: object = None,
 ) -> StoredEvent:
@@ -122,7 +135,7 @@ def wrap(  # noqa: PLR0913 (one argument per envelope field)
         payload=CODEC.encode(event),
         actor=NO_ACTOR if actor is None else actor,
         move_number=move_number,
-        request_id=request_id,
+        request_id=request_key,
         request_hash=request_hash,
         command=None if command is None else CODEC.encode(command),
     )
@@ -135,7 +148,7 @@ def unwrap(stored: StoredEvent) -> RecordedEvent:
         move_number=stored.move_number,
         actor=None if stored.actor == NO_ACTOR else stored.actor,
         timestamp=stored.timestamp,
-        request_id=stored.request_id,
+        request_key=stored.request_id,
         # Envelopes stored before requests were fingerprinted have no hash.
         request_hash=getattr(stored, "request_hash", ""),
         event=CODEC.decode(stored.payload),
@@ -189,7 +202,7 @@ def advance(
 
 
 def _remember(requests: RequestIds, item: RecordedEvent) -> RequestIds:
-    if not item.request_id or item.request_id in requests:
+    if not item.request_key or item.request_key in requests:
         return requests
     entry = RequestEntry(item.revision, item.actor, item.request_hash)
-    return requests.with_entry(item.request_id, entry)
+    return requests.with_entry(item.request_key, entry)

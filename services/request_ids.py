@@ -1,4 +1,10 @@
-"""The request ids a game has seen (T11), as a persistent map.
+"""The request ids a game has seen (T11), as a persistent map of their keys.
+
+A request id is a secret of the client that sent it: a retry of an identified
+``CreateGame`` or ``JoinGame`` returns the seat token, so whoever knows the id
+could take the seat. The server therefore keeps, stores, exports and logs only
+the id's *key*, a labelled SHA-256 of it (``request_key``); the raw id is used
+during the call that carries it (to derive the seat token) and then forgotten.
 
 A fold remembers every identified request of its game, so adding one must not
 copy the others: ids are added to an ``immutables.Map`` (O(log n), sharing the
@@ -12,6 +18,7 @@ requests, not with its square.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -19,8 +26,21 @@ from typing import TypeAlias
 
 import immutables
 
-# An id as a snapshot stores it: id, first revision, seat (None: the system), hash.
+_KEY_LABEL = b"tabletop/request-id/v1\x00"
+
+# An id as a snapshot stores it: key, first revision, seat (None: the system), hash.
 Packed: TypeAlias = tuple[str, int, int | None, str]
+
+
+def request_key(request_id: str) -> str:
+    """Returns the key under which a request id is stored; ``""`` for no id.
+
+    One-way: the key of a retry matches the stored one, and no stored key
+    gives back the id that only its client knows.
+    """
+    if not request_id:
+        return ""
+    return hashlib.sha256(_KEY_LABEL + request_id.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +66,7 @@ class _Link:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class RequestIds(Mapping[str, RequestEntry]):
-    """Request id -> what it stored; immutable, ``with_entry`` returns a new map.
+    """Request key -> what its request stored; ``with_entry`` returns a new map.
 
     Equal to any mapping with the same items, however its ids were loaded.
     """
@@ -60,12 +80,12 @@ class RequestIds(Mapping[str, RequestEntry]):
         """Returns the ids a snapshot stored."""
         return cls(loaded={item[0]: item for item in packed})
 
-    def with_entry(self, request_id: str, entry: RequestEntry) -> RequestIds:
+    def with_entry(self, key: str, entry: RequestEntry) -> RequestIds:
         """Returns these ids and one more, sharing everything with this map."""
-        packed = (request_id, entry.first_revision, entry.actor, entry.request_hash)
+        packed = (key, entry.first_revision, entry.actor, entry.request_hash)
         return replace(
             self,
-            added=self.added.set(request_id, entry),
+            added=self.added.set(key, entry),
             newest=_Link(packed, self.newest),
         )
 
@@ -82,15 +102,15 @@ class RequestIds(Mapping[str, RequestEntry]):
             link = link.older
         return found[::-1]
 
-    def __getitem__(self, request_id: str) -> RequestEntry:
-        entry = self.added.get(request_id)
+    def __getitem__(self, key: str) -> RequestEntry:
+        entry = self.added.get(key)
         if entry is not None:
             return entry
-        _, first_revision, actor, request_hash = self.loaded[request_id]
+        _, first_revision, actor, request_hash = self.loaded[key]
         return RequestEntry(first_revision, actor, request_hash)
 
-    def __contains__(self, request_id: object) -> bool:
-        return request_id in self.added or request_id in self.loaded
+    def __contains__(self, key: object) -> bool:
+        return key in self.added or key in self.loaded
 
     def __iter__(self) -> Iterator[str]:
         return chain(self.loaded, self.added)

@@ -55,7 +55,8 @@ class Call:
     """What a request says about itself: credentials, identity, freshness."""
 
     token: str | None = None
-    request_id: str = ""
+    # The key of the client's request id (services/request_ids.py), "" for none.
+    request_key: str = ""
     # Fingerprint of the request's content: a retry has the same one.
     request_hash: str = ""
     # Revision the client based the request on; 0 skips the check.
@@ -209,11 +210,11 @@ class GameStore(Application[UUID]):
 
     def _applied_again(self, record: GameRecord, call: Call) -> Applied | Rejected:
         """Returns what an earlier request with this id stored, if it is the same."""
-        entry = record.requests[call.request_id]
+        entry = record.requests[call.request_key]
         if entry.request_hash != call.request_hash:
-            return reused(call.request_id)
+            return reused()
         later = self.recorded_events(record.game_id, gt=entry.first_revision - 1)
-        events = tuple(takewhile(lambda e: e.request_id == call.request_id, later))
+        events = tuple(takewhile(lambda e: e.request_key == call.request_key, later))
         return Applied(record, events)
 
     def _execute(
@@ -268,7 +269,7 @@ class GameStore(Application[UUID]):
                 fresh = True
                 if call.expected_revision:
                     latest = self.get_game(game_id)
-                    if latest is not None and call.request_id in latest.requests:
+                    if latest is not None and call.request_key in latest.requests:
                         # The collision was this request's own earlier attempt,
                         # stored (through another process) without an answer.
                         return self._applied_again(latest, call)
@@ -289,7 +290,7 @@ class GameStore(Application[UUID]):
         seat = self.authenticate(record, call.token) if seated else None
         if isinstance(seat, Rejected):
             return seat
-        if call.request_id in record.requests:
+        if call.request_key in record.requests:
             return self._applied_again(record, call)
         if call.expected_revision and call.expected_revision != record.revision:
             return _stale("REVISION_MISMATCH", record.revision)
@@ -321,7 +322,7 @@ class GameStore(Application[UUID]):
                 timestamp=batch.at,
                 actor=batch.actor,
                 move_number=batch.move_number,
-                request_id=call.request_id,
+                request_key=call.request_key,
                 request_hash=call.request_hash,
                 command=batch.command if offset == 1 else None,
             )
@@ -348,14 +349,16 @@ def _invalid(record: GameRecord) -> Rejected:
     )
 
 
-def reused(request_id: str) -> Rejected:
-    """Returns the refusal of a request id reused for another request."""
+def reused() -> Rejected:
+    """Returns the refusal of a request id reused for another request.
+
+    It does not quote the id: no answer ever carries one (DESIGN §8).
+    """
     return reject(
         "REQUEST_ID_REUSED",
         "This request_id was already used for a different request; "
         "use a new id for every new request.",
         "table/request_id",
-        requestId=request_id,
     )
 
 

@@ -41,6 +41,7 @@ from services.api.requests import (
     decode_page_token,
     encode_page_token,
     identify,
+    identify_secret,
     page_size,
     parse_game_name,
 )
@@ -176,7 +177,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 game.max_players,
                 request.display_name,
                 request.seed,
-                *identify(request, "CreateGame", None),
+                *identify_secret(request, "CreateGame", None),
                 turn_seconds=turns.turn_seconds(game),
             )
         )
@@ -189,7 +190,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = parse_game_name(request.name)
         seated = accepted(
             self.app.join_game(
-                game_id, request.display_name, *identify(request, "JoinGame", None)
+                game_id,
+                request.display_name,
+                *identify_secret(request, "JoinGame", None),
             )
         )
         return game_service_pb2.JoinGameResponse(**_seated_fields(seated))

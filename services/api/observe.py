@@ -27,6 +27,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from services.api.interception import Guard, GuardingInterceptor, Handler
 from services.api.requests import MAX_REQUEST_ID
+from services.request_ids import request_key
 
 _GAME = re.compile(r"games/([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:/|$)")
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
@@ -47,7 +48,9 @@ class Call:
     request: Any
     metadata: Sequence[tuple[str, str | bytes]]
     game_id: str = ""  # from the request's games/{game} name, when it has one
-    request_id: str = ""  # the client's request_id, when it sent one
+    # The key of the client's request_id (services/request_ids.py), when it sent
+    # one: never the id itself, which is a secret of the client.
+    request_key: str = ""
     code: grpc.StatusCode = grpc.StatusCode.OK
     reason: str = ""  # the ErrorInfo reason of a refusal
 
@@ -90,7 +93,7 @@ class Observation(GuardingInterceptor):
             request,
             context.invocation_metadata() or (),
             game_id=game_id_of(request),
-            request_id=request_id_of(request),
+            request_key=request_key_of(request),
         )
         with contextlib.ExitStack() as observing:
             for observer in self._observers:
@@ -147,9 +150,10 @@ def game_id_of(request: Any) -> str:
     return ""
 
 
-def request_id_of(request: Any) -> str:
-    """Returns the request's ``request_id`` if the server would accept it, or ``""``."""
+def request_key_of(request: Any) -> str:
+    """Returns the key of the request's ``request_id`` if the server would accept
+    the id, or ``""``."""
     value = getattr(request, "request_id", None)
     if isinstance(value, str) and len(value) <= MAX_REQUEST_ID and value.isprintable():
-        return value
+        return request_key(value)
     return ""

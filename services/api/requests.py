@@ -14,6 +14,7 @@ from uuid import UUID
 from google.protobuf.message import Message
 
 from services.api.errors import ApiError, FieldViolation, bad_request
+from services.request_ids import request_key
 
 _GAME_PREFIX = "games/"
 MAX_REQUEST_ID = 100
@@ -146,10 +147,24 @@ def _foreign_page_token() -> ApiError:
 
 
 def identify(request: Message, method: str, token: str | None) -> tuple[str, str]:
-    """Returns the request id and the fingerprint that tells a retry from a reuse.
+    """Returns the key of the request's id and the fingerprint of the request.
 
-    The fingerprint covers the method, the request's content (its id aside) and
-    the caller's credentials, so the same id sent with anything else is refused.
+    The key is what the store keeps and compares (services/request_ids.py);
+    the raw id goes no further than this call.
+    """
+    request_id, fingerprint = identify_secret(request, method, token)
+    return request_key(request_id), fingerprint
+
+
+def identify_secret(
+    request: Message, method: str, token: str | None
+) -> tuple[str, str]:
+    """Returns the raw request id and the fingerprint that tells a retry from a reuse.
+
+    Only ``CreateGame`` and ``JoinGame`` need the raw id: the seat token a retry
+    gets back derives from it. The fingerprint covers the method, the
+    request's content (its id aside) and the caller's credentials, so the same
+    id sent with anything else is refused.
     """
     request_id = str(getattr(request, "request_id", ""))
     if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import grpc
 from psycopg import sql
 
+from services.request_ids import request_key
 from tests.pg import connect
 
 MOVE_TOPIC = "table.MovePlayed"
@@ -71,7 +72,7 @@ class Row:
     game: str
     revision: int
     topic: str
-    request_id: str
+    request_key: str  # the stored key of the request's id (decision T11)
     move_number: int
 
 
@@ -131,17 +132,17 @@ def verify(submissions: list[Submission], rows: list[Row]) -> Verdict:
     verdict = Verdict(submitted=len(submissions))
     by_request: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
-        if row.request_id:
-            by_request[row.request_id].append(row)
+        if row.request_key:
+            by_request[row.request_key].append(row)
     for submission in submissions:
-        stored = by_request.get(submission.request_id, [])
+        stored = by_request.get(request_key(submission.request_id), [])
         _check_submission(submission, stored, verdict)
-    sent = {s.request_id for s in submissions}
-    for request_id, stored in by_request.items():
+    sent = {request_key(s.request_id) for s in submissions}
+    for key, stored in by_request.items():
         moves = sum(row.topic == MOVE_TOPIC for row in stored)
-        if moves and request_id not in sent:
+        if moves and key not in sent:
             verdict.strangers += 1
-            verdict.problems.append(f"{request_id}: stored, never sent")
+            verdict.problems.append(f"request key {key}: stored, never sent")
     _check_games(rows, verdict)
     return verdict
 

@@ -47,12 +47,12 @@ def test_times_are_rfc3339_in_utc_to_the_millisecond() -> None:
     assert rfc3339(0.5) == "1970-01-01T00:00:00.500Z"
 
 
-def test_inside_a_call_a_record_names_its_method_game_and_request() -> None:
-    with call_context(a_call(game_id=GAME, request_id="r-1")):
+def test_inside_a_call_a_record_names_its_method_game_and_request_key() -> None:
+    with call_context(a_call(game_id=GAME, request_key="k-1")):
         entry = json.loads(JsonFormatter().format(record()))
     assert entry["method"] == "tabletop.v1.GameService/SubmitMove"
     assert entry["game_id"] == GAME
-    assert entry["request_id"] == "r-1"
+    assert entry["request_key"] == "k-1"
     after = json.loads(JsonFormatter().format(record()))
     assert "method" not in after
 
@@ -62,7 +62,7 @@ def test_a_call_without_game_or_request_id_leaves_them_out() -> None:
         entry = json.loads(JsonFormatter().format(record()))
     assert entry["method"] == "tabletop.v1.GameService/SubmitMove"
     assert "game_id" not in entry
-    assert "request_id" not in entry
+    assert "request_key" not in entry
 
 
 def test_the_call_fields_reach_the_worker_threads_of_a_call() -> None:

@@ -9,7 +9,8 @@ import pytest
 from tabletop.v1 import game_service_pb2 as api
 
 from services.api.errors import unavailable
-from services.api.observe import ending, game_id_of, reason_of, request_id_of
+from services.api.observe import ending, game_id_of, reason_of, request_key_of
+from services.request_ids import request_key
 
 GAME = "0b5f4c1e-0d7a-4c1f-9a55-3f0e9b6f2a11"
 
@@ -57,11 +58,16 @@ def test_a_request_without_a_valid_game_name_names_no_game(
     assert game_id_of(request_message) == ""
 
 
-def test_a_request_id_is_kept_only_as_the_server_would_accept_it() -> None:
-    assert request_id_of(api.SubmitMoveRequest(request_id="retry-1")) == "retry-1"
-    assert request_id_of(api.SubmitMoveRequest(request_id="x" * 101)) == ""
-    assert request_id_of(api.SubmitMoveRequest(request_id="a\nb")) == ""
-    assert request_id_of(api.GetGameRequest()) == ""
+def test_a_request_id_is_observed_only_by_its_key() -> None:
+    key = request_key_of(api.SubmitMoveRequest(request_id="retry-1"))
+    assert key == request_key("retry-1")
+    assert "retry-1" not in key
+
+
+def test_a_request_id_the_server_would_refuse_has_no_key() -> None:
+    assert request_key_of(api.SubmitMoveRequest(request_id="x" * 101)) == ""
+    assert request_key_of(api.SubmitMoveRequest(request_id="a\nb")) == ""
+    assert request_key_of(api.GetGameRequest()) == ""
 
 
 def test_an_aborted_call_ends_with_its_code_and_error_info_reason() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -24,6 +26,7 @@ from services.records import (
     unwrap,
     wrap,
 )
+from services.request_ids import request_key
 from tests.helpers import fold_table, play_to_end, started_table
 
 GAME_ID = UUID("12345678-1234-5678-1234-567812345678")
@@ -41,7 +44,7 @@ def recorded_game(events: list[Any]) -> list[RecordedEvent]:
                 timestamp=T0 + timedelta(seconds=revision),
                 actor=None if revision > 2 else 0,
                 move_number=revision // 2,
-                request_id=f"request-{revision}",
+                request_key=f"key-{revision}",
             )
         )
         for revision, event in enumerate(events, start=1)
@@ -56,27 +59,27 @@ def test_wrap_puts_the_encoded_event_in_an_envelope_named_by_its_stable_name() -
         timestamp=T0,
         actor=1,
         move_number=7,
-        request_id="r-1",
+        request_key="k-1",
     )
     assert type(envelope) is envelope_type("qwirkle.TurnPassed")
     assert isinstance(envelope, StoredEvent)
     assert envelope.originator_id == GAME_ID
     assert envelope.originator_version == 3
     assert envelope.payload == CODEC.encode(TurnPassed(1))
-    assert (envelope.actor, envelope.move_number, envelope.request_id) == (1, 7, "r-1")
+    assert (envelope.actor, envelope.move_number, envelope.request_id) == (1, 7, "k-1")
 
 
 def test_unwrap_returns_what_wrap_stored() -> None:
     event = tables.GameFinished((3, 9), (1,), "ab" * 32)
     envelope = wrap(
-        GAME_ID, 40, event, timestamp=T0, actor=1, move_number=19, request_id="r"
+        GAME_ID, 40, event, timestamp=T0, actor=1, move_number=19, request_key="k"
     )
     assert unwrap(envelope) == RecordedEvent(
         revision=40,
         move_number=19,
         actor=1,
         timestamp=T0,
-        request_id="r",
+        request_key="k",
         event=event,
     )
 
@@ -89,7 +92,7 @@ def test_no_actor_is_stored_as_the_system_and_read_back_as_none() -> None:
         timestamp=T0,
         actor=None,
         move_number=0,
-        request_id="",
+        request_key="",
     )
     assert envelope.actor == NO_ACTOR
     assert unwrap(envelope).actor is None
@@ -97,7 +100,7 @@ def test_no_actor_is_stored_as_the_system_and_read_back_as_none() -> None:
 
 def test_seat_0_is_an_actor_not_the_system() -> None:
     envelope = wrap(
-        GAME_ID, 1, TurnPassed(0), timestamp=T0, actor=0, move_number=1, request_id=""
+        GAME_ID, 1, TurnPassed(0), timestamp=T0, actor=0, move_number=1, request_key=""
     )
     assert unwrap(envelope).actor == 0
 
@@ -105,7 +108,13 @@ def test_seat_0_is_an_actor_not_the_system() -> None:
 def test_wrap_refuses_an_event_without_a_stable_name() -> None:
     with pytest.raises(TypeError, match="no stable name"):
         wrap(
-            GAME_ID, 1, object(), timestamp=T0, actor=None, move_number=0, request_id=""
+            GAME_ID,
+            1,
+            object(),
+            timestamp=T0,
+            actor=None,
+            move_number=0,
+            request_key="",
         )
 
 
@@ -120,11 +129,34 @@ def test_an_envelope_survives_the_stores_mapper() -> None:
             timestamp=T0,
             actor=0,
             move_number=0,
-            request_id="r",
+            request_key="k",
         )
         stored = app.mapper.to_stored_event(envelope)
         assert stored.topic == CODEC.name_of(event)
         assert app.mapper.to_domain_event(stored) == envelope
+
+
+def test_an_envelope_stored_before_request_keys_is_read_with_the_key() -> None:
+    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    envelope = wrap(
+        GAME_ID, 3, TurnPassed(1), timestamp=T0, actor=1, move_number=2, request_key=""
+    )
+    stored = app.mapper.to_stored_event(envelope)
+    state = json.loads(stored.state)
+    assert state.pop("class_version") == 2  # what version 1 did not write
+    state["request_id"] = "raw-id-1"
+    legacy = replace(stored, state=json.dumps(state).encode())
+    read = app.mapper.to_domain_event(legacy)
+    assert isinstance(read, StoredEvent)
+    assert read.request_id == request_key("raw-id-1")
+    assert unwrap(read).request_key == request_key("raw-id-1")
+
+
+def test_a_request_key_does_not_show_its_id() -> None:
+    key = request_key("4c2e9a3e-0b1d-4f59-9d55-c7a6f2f53b11")
+    assert len(key) == 64
+    assert "4c2e9a3e" not in key
+    assert request_key("") == ""
 
 
 def test_fold_of_no_events_is_none() -> None:
