@@ -222,7 +222,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve_processes(settings, args.log_level)
     from infra.server import serve  # noqa: PLC0415 (keeps --help fast)
 
-    asyncio.run(serve(settings))
+    try:
+        asyncio.run(serve(settings))
+    except SettingsError as error:  # another server holds the SQLite file
+        print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
+        return 2
     return 0
 
 

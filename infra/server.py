@@ -34,7 +34,8 @@ from tabletop.v1 import (
     game_service_pb2_grpc,
 )
 
-from infra.settings import Settings, describe, persistence_env
+from infra.settings import Settings, persistence_env, where
+from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
@@ -221,6 +222,8 @@ async def serve(
     Once it listens it prints where (and where its metrics are served), or
     with ``ready`` tells it the port.
     """
+    # Before the application opens a SQLite file: no second server on it.
+    store_lock = lock_store(settings.database)
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     telemetry = start_telemetry(settings, app)
@@ -236,7 +239,7 @@ async def serve(
         "tabletop listening on %s:%d (database %s%s)",
         host,
         running.port,
-        describe(settings.database),
+        where(settings.database),
         ", development mode" if settings.dev_mode else "",
     )
     if ready is None:
@@ -255,6 +258,8 @@ async def serve(
     await stop_server(running, grace_seconds, tasks)
     telemetry.stop()
     app.close()
+    if store_lock is not None:
+        store_lock.release()
 
 
 async def stop_server(
