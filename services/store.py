@@ -75,6 +75,18 @@ class Batch:
 
 
 @dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A request refused before the rules: it is no command of the game's type.
+
+    ``CommandFor`` refuses only what the game's type and the caller's seat
+    decide, which no later revision changes, so the refusal is never decided
+    again on a reloaded game.
+    """
+
+    refusal: Rejected
+
+
+@dataclass(frozen=True, slots=True)
 class Applied:
     """A game after a command, with the events that command appended."""
 
@@ -236,7 +248,9 @@ class GameStore(Application[UUID]):
         The decision starts from the game this process keeps, without asking
         the database what is newer: if another process moved meanwhile, the
         append collides with its events and the command is decided again on
-        the latest game, and a refusal is only ever given from the latest game.
+        the latest game, and a refusal is only ever given from the latest game,
+        except a request that does not read as a command of the game at all
+        (``Unreadable``), which no newer revision of the game would change.
         That includes a pinned command losing the append: when the game it
         lost to already holds its request id, the retry gets the first answer.
         """
@@ -258,6 +272,8 @@ class GameStore(Application[UUID]):
                 is_move=is_move,
                 joining=joining,
             )
+            if isinstance(decided, Unreadable):
+                return decided.refusal  # no newer game reads it otherwise
             if isinstance(decided, Rejected) and not fresh:
                 fresh = True
                 continue
@@ -285,7 +301,7 @@ class GameStore(Application[UUID]):
         seated: bool,
         is_move: bool,
         joining: bool,
-    ) -> Batch | Applied | Rejected:
+    ) -> Batch | Applied | Rejected | Unreadable:
         """Returns what to append for a request on ``record``, or its answer."""
         seat = self.authenticate(record, call.token) if seated else None
         if isinstance(seat, Rejected):
@@ -296,7 +312,7 @@ class GameStore(Application[UUID]):
             return _stale("REVISION_MISMATCH", record.revision)
         command = command_for(record, seat)
         if isinstance(command, Rejected):
-            return command
+            return Unreadable(command)
         now = self.clock()
         decision = commands.decide(record.table, record.rules, seat, command, now)
         if isinstance(decision, Rejected):

@@ -418,3 +418,39 @@ def test_game_ids_after_the_last_game_is_empty(app: GamesApp) -> None:
     create(app)
     ((position, _),) = app.game_ids(0, 10)
     assert app.game_ids(position, 10) == []
+
+
+def _counting(result: Rejected) -> tuple[list[int], Any]:
+    """Returns a call log and a move builder that refuses every move with ``result``."""
+    calls: list[int] = []
+
+    def command_for(record: GameRecord, seat: int) -> Rejected:
+        calls.append(record.revision)
+        return result
+
+    return calls, command_for
+
+
+def test_a_move_that_does_not_read_is_refused_once_without_reloading_the_game(
+    app: GamesApp,
+) -> None:
+    game = start_two_player_game(app)
+    refusal = Rejected("BAD_SHAPE", "No such move.", "t/shape", RejectionKind.MALFORMED)
+    calls, command_for = _counting(refusal)
+    assert app.submit_move(game.game_id, game.tokens[0], command_for) == refusal
+    assert len(calls) == 1  # unreadable in any state: not read again after a reload
+
+
+def test_a_refusal_that_depends_on_the_game_is_decided_again_on_the_latest(
+    app: GamesApp,
+) -> None:
+    game = start_two_player_game(app)
+    calls: list[int] = []
+
+    def not_now(record: GameRecord, seat: int) -> Any:
+        calls.append(record.revision)
+        return Pass(seat + 1)  # another seat's move: refused by the rules
+
+    refused = app.submit_move(game.game_id, game.tokens[0], not_now)
+    assert isinstance(refused, Rejected)
+    assert len(calls) == 2  # on the kept game, then on the latest
