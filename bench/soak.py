@@ -7,11 +7,16 @@ mid-game, clients retrying through B) with more clients and moves, the
 graceful-shutdown scenario (SIGTERM instead), a database outage on a private
 cluster (stopped under load and started again), and the contention scenario
 longer, then prints what was submitted, acknowledged, stored, lost and
-duplicated, and how long recovery took. Every schema is dropped at the end.
+duplicated, and how long recovery took. Last, the noisy neighbour of
+``bench/noisy.py``: honest players timed alone and beside one client sending
+the costliest refused calls it can, paced by its rate limit and then ignoring
+it, against the server's real limits (whatever ``TABLETOP_RATE_LIMIT`` says).
+Every schema is dropped at the end.
 
 It exits with status 1 if any move was lost, stored twice or half, a game has
-a gap, a feed differs, a client hung or got an answer it should not have;
-lost and duplicated must be 0.
+a gap, a feed differs, a client hung or got an answer it should not have (a
+noisy call accepted or failing as INTERNAL or UNKNOWN); lost and duplicated
+must be 0. The noisy neighbour's latencies are figures, never a failure.
 
 Run it with ``python bench/soak.py`` after ``set -a; . .ci/.pg.env; set +a``
 (the PostgreSQL of ``make test``).
@@ -29,6 +34,7 @@ import grpc
 
 from bench.length import default_database
 from bench.moves import run_sql, schema_of
+from bench.noisy import noisy_run
 from tests.reliability.cluster import Cluster
 from tests.reliability.contention import contention_run
 from tests.reliability.crash import crash_run
@@ -143,6 +149,20 @@ def contention(games: int, clients: int, turns: int) -> bool:
     return not figures.problems and figures.verdict.clean
 
 
+def noisy(clients: int, seconds: float) -> bool:
+    """Runs the noisy neighbour, paced and flooding; returns whether it was clean."""
+    database = default_database()
+    try:
+        figures = noisy_run(database, clients=clients, seconds=seconds, flood=True)
+    finally:
+        run_sql(database, f"DROP SCHEMA IF EXISTS {schema_of(database)} CASCADE")
+    print("noisy neighbour:", *figures.lines(), sep="\n  ", flush=True)
+    faults = figures.faults(clients)
+    for fault in faults[:20]:
+        print(f"  PROBLEM {fault}")
+    return not faults
+
+
 def main() -> int:
     """Runs every scenario; returns 1 if any lost, repeated or tore a move."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -155,6 +175,12 @@ def main() -> int:
     parser.add_argument(
         "--outage-clients", type=int, default=8, help="clients through the outage"
     )
+    parser.add_argument(
+        "--noisy-clients", type=int, default=8, help="honest players by the noisy one"
+    )
+    parser.add_argument(
+        "--noisy-seconds", type=float, default=20.0, help="per noisy neighbour phase"
+    )
     args = parser.parse_args()
     started = time.monotonic()
     print(
@@ -166,6 +192,7 @@ def main() -> int:
     clean = shutdown(args.clients, args.turns) and clean
     clean = outage(args.outage_clients) and clean
     clean = contention(args.games, args.racers, args.race_turns) and clean
+    clean = noisy(args.noisy_clients, args.noisy_seconds) and clean
     print(
         f"# {'clean' if clean else 'FAILED'} after {time.monotonic() - started:.0f} s, "
         f"{load()}"
