@@ -9,7 +9,8 @@ their ``SubmitMove`` calls are timed.
 They play ``--seconds`` alone, then ``--seconds`` beside the noisy client of
 ``bench/noisy_calls.py`` (1 MiB moves with its own seat token, made-up tokens,
 no token, and 1 MiB of undecodable bytes), paced by the server's ``RetryInfo``
-delays, and with ``--flood`` once more while it ignores them. Every client
+delays, and with ``--flood`` once more while it ignores them (``--bytes``
+makes its calls smaller: what a lower receive limit would leave). Every client
 connects from 127.0.0.1: honest calls carry seat tokens (a bucket per token);
 the noisy client's calls without a known token share the address's bucket with
 the honest clients' CreateGame and JoinGame, so a refusal of those is counted.
@@ -41,7 +42,7 @@ from tabletop.v1 import game_pb2, game_service_pb2_grpc
 
 from bench.length import default_database
 from bench.moves import connection_of, run_sql, schema_of
-from bench.noisy_calls import KINDS, NoisyTally, Target, run_noisy
+from bench.noisy_calls import KINDS, RECEIVE_LIMIT, NoisyTally, Target, run_noisy
 from bench.noisy_players import Honest, open_table, play
 
 READY_SECONDS = 60.0  # for the noisy process to build its calls
@@ -191,6 +192,7 @@ def noisy_run(
     seconds: float = 20.0,
     per_kind: int = 4,
     flood: bool = False,
+    size: int = RECEIVE_LIMIT,
 ) -> Figures:
     """Plays honest clients alone, then beside the noisy client; checks the store."""
     log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed below)
@@ -204,7 +206,7 @@ def noisy_run(
         tallies = []
         for flooding in (False, True) if flood else (False,):
             # The noisy client sends a little longer than the honest ones play.
-            target = Target(address, game, token, seconds + 1, per_kind, flooding)
+            target = Target(address, game, token, seconds + 1, per_kind, flooding, size)
             honest, tally = beside_noisy(address, clients, seconds, target, heard)
             phases.append(honest)
             tallies.append(tally)
@@ -229,13 +231,17 @@ def main() -> int:
         help=f"noisy calls in flight per kind {KINDS}",
     )
     parser.add_argument(
+        "--bytes", type=int, default=RECEIVE_LIMIT, help="size of a noisy call"
+    )
+    parser.add_argument(
         "--flood", action="store_true", help="also a phase ignoring RetryInfo"
     )
     args = parser.parse_args()
     database = default_database()
     print(
         f"# noisy neighbour: {args.clients} honest clients, {args.seconds:g} s a "
-        f"phase, {os.cpu_count()} cores, all on 127.0.0.1, server limits as default",
+        f"phase, noisy calls of {args.bytes} bytes, {os.cpu_count()} cores, all on "
+        "127.0.0.1, server limits as default",
         flush=True,
     )
     try:
@@ -244,6 +250,7 @@ def main() -> int:
             clients=args.clients,
             seconds=args.seconds,
             per_kind=args.per_kind,
+            size=args.bytes,
             flood=args.flood,
         )
     finally:

@@ -58,6 +58,7 @@ class Target:
     seconds: float
     per_kind: int = 4
     flood: bool = False
+    size: int = RECEIVE_LIMIT  # bytes of a call, at most
 
 
 @dataclass
@@ -71,8 +72,8 @@ class NoisyTally:
     seconds: float = 0.0
 
 
-def huge_move(game: str) -> bytes:
-    """Returns a serialized Qwirkle SubmitMove just under the receive limit."""
+def huge_move(game: str, size: int = RECEIVE_LIMIT) -> bytes:
+    """Returns a serialized Qwirkle SubmitMove just under ``size`` bytes."""
     request = api.SubmitMoveRequest(name=game)
     placements = request.move.qwirkle.place_tiles.placements
     empty = request.ByteSize()
@@ -80,7 +81,7 @@ def huge_move(game: str) -> bytes:
     _fill(one, 0)
     each = request.ByteSize() - empty  # every placement has the same size
     # Room for the 8 bytes undecodable() appends and gRPC's 5-byte frame header.
-    count = (RECEIVE_LIMIT - 64 - empty) // each
+    count = max(1, (size - 64 - empty) // each)
     for index in range(1, count):
         _fill(placements.add(), index)
     return request.SerializeToString()
@@ -171,7 +172,7 @@ async def _send(target: Target, bodies: dict[str, bytes], until: float) -> Noisy
 
 def run_noisy(target: Target, ready: Queue[str], done: Queue[NoisyTally]) -> None:
     """Builds the calls, says ready, sends for ``target.seconds``, puts the tally."""
-    move = huge_move(target.game)
+    move = huge_move(target.game, target.size)
     bodies = dict.fromkeys(KINDS, move) | {"undecodable": undecodable(move)}
     ready.put("ready")
     until = time.monotonic() + target.seconds
