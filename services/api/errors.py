@@ -141,6 +141,22 @@ def rate_limited(
     return _status(code_pb2.RESOURCE_EXHAUSTED, message, details)
 
 
+def undecodable(method: str, request_type: str) -> grpc.Status:
+    """Returns the ``INVALID_ARGUMENT`` status of bytes that are no valid request.
+
+    Nothing of the request can be read, so there is no field to name: the
+    method and the type it expects say what the client got wrong.
+    """
+    message = (
+        f"The request to {method} is not a valid {request_type} message, so it "
+        "cannot be read: send a message serialized from this server's .proto "
+        "files (package tabletop.v1)."
+    )
+    metadata = {"method": method, "requestType": request_type}
+    info = _error_info("UNDECODABLE_REQUEST", metadata)
+    return _status(code_pb2.INVALID_ARGUMENT, message, [info])
+
+
 def internal() -> grpc.Status:
     """Returns the ``INTERNAL`` status for a bug; it reveals nothing internal."""
     message = "The server failed to handle the request; it has been logged."
