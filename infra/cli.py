@@ -92,8 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=rate,
         default=defaults.rate_limit,
         metavar="PER_SECOND",
-        help="calls a second allowed per seat token, operator token or (calls "
-        "without one) client address; 0 turns limiting off "
+        help="calls a second allowed per seat token (once it has acted for its "
+        "seat), operator token or else client address; 0 turns every rate "
+        "limit off "
         "(env TABLETOP_RATE_LIMIT, default %(default)g)",
     )
     serve.add_argument(
@@ -104,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="calls allowed at once above that rate; 0 turns limiting off "
         "(env TABLETOP_RATE_BURST, default %(default)s)",
     )
+    _add_per_address_limits(serve, defaults)
     serve.add_argument(
         "--operator-token-file",
         metavar="PATH",
@@ -158,6 +160,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_per_address_limits(serve: argparse.ArgumentParser, defaults: Settings) -> None:
+    """Adds the options of the stricter limits per address of some methods."""
+    for kind, method, (per_second, burst_size) in (
+        ("create", "CreateGame", defaults.create_limit),
+        ("join", "JoinGame", defaults.join_limit),
+        ("list", "ListGames", defaults.list_limit),
+    ):
+        env = f"TABLETOP_{kind.upper()}_RATE"
+        serve.add_argument(
+            f"--{kind}-rate-limit",
+            type=rate,
+            default=per_second,
+            metavar="PER_SECOND",
+            help=f"{method} calls a second allowed per client address, on top of "
+            f"--rate-limit; 0 turns this limit off (env {env}_LIMIT, default "
+            "%(default)g)",
+        )
+        serve.add_argument(
+            f"--{kind}-rate-burst",
+            type=burst,
+            default=burst_size,
+            metavar="N",
+            help=f"{method} calls allowed at once above that rate; 0 turns this "
+            f"limit off (env {env}_BURST, default %(default)s)",
+        )
+
+
 def _audit_verify(path: str) -> int:
     from services.audit import verify  # noqa: PLC0415 (keeps serve's start lean)
 
@@ -206,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             processes=args.processes,
             rate_limit=args.rate_limit,
             rate_burst=args.rate_burst,
+            create_limit=(args.create_rate_limit, args.create_rate_burst),
+            join_limit=(args.join_rate_limit, args.join_rate_burst),
+            list_limit=(args.list_rate_limit, args.list_rate_burst),
             operator_token=operator_token,
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,

@@ -42,7 +42,7 @@ from services.api.audit_servicer import GameAuditServicer
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
 from services.api.interception import GuardingInterceptor, Guards
-from services.api.limits import RateLimiter, RateLimitInterceptor
+from services.api.limits import RateLimiter, RateLimitInterceptor, known_tokens
 from services.api.observe import Observation, Observer
 from services.feed import Feed
 from services.games import GamesApp
@@ -180,8 +180,15 @@ async def create_server(
     if observers:
         guarding.insert(0, Observation(observers))
     if settings.rate_limited:
-        limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
-        guarding.append(RateLimitInterceptor(limiter))
+        per_address = settings.per_address_limits.items()
+        limits = RateLimitInterceptor(
+            RateLimiter(settings.rate_limit, settings.rate_burst),
+            known_tokens(settings.operator_token),
+            {method: RateLimiter(*limit) for method, limit in per_address},
+        )
+        # Only tokens the store saw act for a seat get a bucket of their own.
+        app.authenticated.append(limits.known.learn)
+        guarding.append(limits)
     server = grpc.aio.server(
         options=(*SERVER_OPTIONS, reuse_port), interceptors=[Guards(guarding)]
     )

@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 from urllib.parse import parse_qs, unquote, urlsplit
 
 DEFAULT_LISTEN = "127.0.0.1:50051"
@@ -24,6 +25,12 @@ DEFAULT_WORKERS = 32
 # and the burst allowed above it: see decision T15 in docs/decisions.md.
 DEFAULT_RATE_LIMIT = 200.0
 DEFAULT_RATE_BURST = 400
+# Calls a second and burst per client address of the calls that store a game,
+# store a seat or load a page of up to 200 games, on top of the limit above.
+Limit: TypeAlias = tuple[float, int]
+DEFAULT_CREATE_LIMIT: Limit = (1.0, 20)
+DEFAULT_JOIN_LIMIT: Limit = (2.0, 30)
+DEFAULT_LIST_LIMIT: Limit = (2.0, 10)
 LOG_FORMATS = ("text", "json")
 # The modules tracing needs: the optional ``tracing`` extra installs them.
 TRACING_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.grpc")
@@ -50,6 +57,11 @@ class Settings:
     # Token bucket per caller (services/api/limits.py); 0 in either turns it off.
     rate_limit: float = DEFAULT_RATE_LIMIT
     rate_burst: int = DEFAULT_RATE_BURST
+    # Stricter buckets per address (calls a second, burst); 0 in either turns
+    # one off, and a general limit turned off turns them off too.
+    create_limit: Limit = DEFAULT_CREATE_LIMIT
+    join_limit: Limit = DEFAULT_JOIN_LIMIT
+    list_limit: Limit = DEFAULT_LIST_LIMIT
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -81,6 +93,9 @@ class Settings:
             rate_burst=burst(
                 environ.get("TABLETOP_RATE_BURST", str(DEFAULT_RATE_BURST))
             ),
+            create_limit=_limit(environ, "CREATE", DEFAULT_CREATE_LIMIT),
+            join_limit=_limit(environ, "JOIN", DEFAULT_JOIN_LIMIT),
+            list_limit=_limit(environ, "LIST", DEFAULT_LIST_LIMIT),
             metrics_listen=optional_address(environ.get("TABLETOP_METRICS_LISTEN", "")),
             log_format=log_format(environ.get("TABLETOP_LOG_FORMAT", "text")),
             otel_endpoint=environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
@@ -91,6 +106,24 @@ class Settings:
     def rate_limited(self) -> bool:
         """Whether calls are rate limited at all."""
         return self.rate_limit > 0 and self.rate_burst > 0
+
+    @property
+    def per_address_limits(self) -> dict[str, Limit]:
+        """Returns the methods' own limits per address that are on, by method name."""
+        limits = {
+            "CreateGame": self.create_limit,
+            "JoinGame": self.join_limit,
+            "ListGames": self.list_limit,
+        }
+        return {name: limit for name, limit in limits.items() if min(limit) > 0}
+
+
+def _limit(environ: Mapping[str, str], kind: str, default: Limit) -> Limit:
+    """Returns a limit from ``TABLETOP_<KIND>_RATE_LIMIT`` and ``..._RATE_BURST``."""
+    return (
+        rate(environ.get(f"TABLETOP_{kind}_RATE_LIMIT", f"{default[0]:g}")),
+        burst(environ.get(f"TABLETOP_{kind}_RATE_BURST", str(default[1]))),
+    )
 
 
 def persistence_env(database: str) -> dict[str, str]:

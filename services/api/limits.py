@@ -1,13 +1,21 @@
-"""Per-caller rate limits: a token bucket per seat token, operator or peer.
+"""Per-caller rate limits: a token bucket per known seat token, operator or address.
 
-A call that presents a bearer token is charged to that token (by its hash, so
-no raw token is kept in memory longer than the call); a call without one to
-the client's address. Over the limit the call is refused with
-``RESOURCE_EXHAUSTED`` (``RATE_LIMITED``) before its handler runs, so nothing is
-done or stored. The limiter is a server interceptor, so every method of our
+A call that presents a bearer token known to be real is charged to that token
+(by its hash, so no raw token is kept in memory longer than the call); any
+other call to the client's address. A token is known once the store has seen
+it act for a seat (``GameStore.authenticated``), and the operator's from the
+start: a made-up token, a new one on every call, shares its address's bucket,
+so it cannot lift the limit. ``CreateGame``, ``JoinGame`` and ``ListGames``
+(which store a game, store a seat, or load up to a page of games) are also
+charged to stricter buckets of their own per address, whatever the token.
+
+Over a limit the call is refused with ``RESOURCE_EXHAUSTED`` (``RATE_LIMITED``,
+``RetryInfo``, metadata naming the limit) before its handler runs, so nothing
+is done or stored. The limiter is a server interceptor, so every method of our
 services counts once, unary calls and ``StreamGame`` alike (a stream is one
-call however many messages it sends); health checks and reflection are not
-limited, so a load balancer's probes never starve a busy address.
+call however many messages it sends), undecodable requests too; health checks
+and reflection are not limited, so a load balancer's probes never starve a
+busy address.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +40,13 @@ from services.tokens import token_hash
 # each, so at most ~20 MB. A forgotten caller starts again with a full bucket,
 # which only the least active callers can ever notice.
 DEFAULT_MAX_KEYS = 100_000
+# Beyond this many known tokens the least recently used one is forgotten: ~150
+# bytes each (a 64-character hash in an ordered dict), so at most ~15 MB. A
+# forgotten token is charged to its address again until the store sees it act
+# for a seat once more, which its next call that reads its game does.
+DEFAULT_MAX_KNOWN = 100_000
+# The ``limit`` an ErrorInfo names for the limit every call counts against.
+ALL_CALLS = "calls"
 
 
 @dataclass(slots=True)
@@ -97,18 +112,66 @@ class RateLimiter:
             return len(self._buckets)
 
 
-def caller_key(metadata: Any, peer: str) -> tuple[str, str]:
+class KnownTokens:
+    """Hashes of the tokens known to be real, least recently used first, bounded.
+
+    Thread-safe: the store learns tokens on worker threads, the limiter looks
+    them up on the event loop. ``pinned`` hashes (the operator's) are known for
+    good and never forgotten.
+    """
+
+    def __init__(
+        self, pinned: Iterable[str] = (), *, max_size: int = DEFAULT_MAX_KNOWN
+    ) -> None:
+        if max_size < 1:
+            msg = "known tokens need room for at least one"
+            raise ValueError(msg)
+        self._pinned = frozenset(pinned)
+        self._max_size = max_size
+        self._hashes: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def learn(self, hashed: str) -> None:
+        """Remembers a token's hash as real (a ``GameStore.authenticated`` listener)."""
+        with self._lock:
+            self._hashes[hashed] = None
+            self._hashes.move_to_end(hashed)
+            if len(self._hashes) > self._max_size:
+                self._hashes.popitem(last=False)
+
+    def __contains__(self, hashed: object) -> bool:
+        with self._lock:
+            if hashed in self._pinned:
+                return True
+            if not isinstance(hashed, str) or hashed not in self._hashes:
+                return False
+            self._hashes.move_to_end(hashed)
+            return True
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._hashes)
+
+
+def known_tokens(operator_token: str | None) -> KnownTokens:
+    """Returns the known tokens of a server: the operator's from the start."""
+    return KnownTokens([token_hash(operator_token)] if operator_token else [])
+
+
+def caller_key(metadata: Any, peer: str, known: KnownTokens) -> tuple[str, str]:
     """Returns the key a call is charged to, and what it names (for messages).
 
-    A malformed ``authorization`` header is charged to the address: the call's
-    handler refuses it anyway.
+    A malformed ``authorization`` header, or a token not known to be real, is
+    charged to the address: the call's handler refuses what it must anyway.
     """
     try:
         token = bearer_token(metadata)
     except ApiError:
         token = None
     if token is not None:
-        return f"token:{token_hash(token)}", "credential"
+        hashed = token_hash(token)
+        if hashed in known:
+            return f"token:{hashed}", "credential"
     return f"peer:{peer_address(peer)}", "client address"
 
 
@@ -124,38 +187,64 @@ def peer_address(peer: str) -> str:
 
 
 class RateLimitInterceptor(GuardingInterceptor):
-    """Refuses calls over their caller's limit before their handler runs."""
+    """Refuses calls over their caller's limit, or their method's, before the handler.
 
-    def __init__(self, limiter: RateLimiter) -> None:
+    ``per_address`` maps a method's name (``CreateGame``) to its own limiter,
+    keyed by client address; the general limit is checked first, so a call
+    refused by its method's limit still counts as a call.
+    """
+
+    def __init__(
+        self,
+        limiter: RateLimiter,
+        known: KnownTokens | None = None,
+        per_address: Mapping[str, RateLimiter] | None = None,
+    ) -> None:
         self._limiter = limiter
+        self.known = known if known is not None else KnownTokens()
+        self._per_address = dict(per_address or {})
 
     def guard_for(self, method: str, handler: Handler) -> Guard:
-        """Returns the limit's check, the same for every method."""
-        del method, handler
-        return self._admitted
+        """Returns the limits' check of a call of ``method``."""
+        del handler
+        name = method.rsplit("/", 1)[-1]
+        own = self._per_address.get(name)
 
-    @contextlib.asynccontextmanager
-    async def _admitted(self, context: Any, _request: Any) -> AsyncIterator[None]:
-        await self._check(context)
-        yield
+        @contextlib.asynccontextmanager
+        async def admitted(context: Any, _request: Any) -> AsyncIterator[None]:
+            await self._check(context, name, own)
+            yield
 
-    async def _check(self, context: Any) -> None:
-        key, names = caller_key(context.invocation_metadata(), context.peer())
+        return admitted
+
+    async def _check(self, context: Any, name: str, own: RateLimiter | None) -> None:
+        key, names = caller_key(
+            context.invocation_metadata(), context.peer(), self.known
+        )
         wait = self._limiter.admit(key)
         if wait > 0:
-            await context.abort_with_status(_refusal(self._limiter, names, wait))
+            refusal = _refusal(self._limiter, ALL_CALLS, names, wait)
+            await context.abort_with_status(refusal)
+        if own is None:
+            return
+        wait = own.admit(f"peer:{peer_address(context.peer())}")
+        if wait > 0:
+            refusal = _refusal(own, name, "client address", wait)
+            await context.abort_with_status(refusal)
 
 
-def _refusal(limiter: RateLimiter, names: str, wait: float) -> grpc.Status:
+def _refusal(limiter: RateLimiter, limit: str, names: str, wait: float) -> grpc.Status:
     # Rounded up to the millisecond: a client that waits exactly this long is
     # admitted, never refused again by a rounding error.
     millis = math.ceil(wait * 1000)
     rate = f"{limiter.rate:g}"
+    calls = "calls" if limit == ALL_CALLS else f"{limit} calls"
     message = (
-        f"Too many calls from this {names}: at most {rate} a second "
+        f"Too many {calls} from this {names}: at most {rate} a second "
         f"(bursts of {limiter.burst}). Retry in {millis} ms."
     )
     metadata = {
+        "limit": limit,
         "limitedBy": names,
         "callsPerSecond": rate,
         "burst": str(limiter.burst),

@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from infra.settings import (
+    DEFAULT_CREATE_LIMIT,
     DEFAULT_DATABASE,
+    DEFAULT_JOIN_LIMIT,
+    DEFAULT_LIST_LIMIT,
     DEFAULT_LISTEN,
     DEFAULT_RATE_BURST,
     DEFAULT_RATE_LIMIT,
@@ -305,3 +308,49 @@ def test_a_rate_that_is_not_a_number_of_calls_is_a_settings_error(value: str) ->
 def test_a_burst_that_is_not_a_whole_number_is_a_settings_error(value: str) -> None:
     with pytest.raises(SettingsError, match="whole number of calls"):
         Settings.from_env({"TABLETOP_RATE_BURST": value})
+
+
+# --- the stricter limits per address of CreateGame, JoinGame and ListGames ---
+
+
+def test_create_join_and_list_have_their_own_limits_by_default() -> None:
+    assert Settings.from_env({}).per_address_limits == {
+        "CreateGame": DEFAULT_CREATE_LIMIT,
+        "JoinGame": DEFAULT_JOIN_LIMIT,
+        "ListGames": DEFAULT_LIST_LIMIT,
+    }
+
+
+def test_the_per_address_limits_come_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "TABLETOP_CREATE_RATE_LIMIT": "0.5",
+            "TABLETOP_CREATE_RATE_BURST": "3",
+            "TABLETOP_JOIN_RATE_LIMIT": "4",
+            "TABLETOP_LIST_RATE_BURST": "7",
+        }
+    )
+    assert settings.create_limit == (0.5, 3)
+    assert settings.join_limit == (4.0, DEFAULT_JOIN_LIMIT[1])
+    assert settings.list_limit == (DEFAULT_LIST_LIMIT[0], 7)
+
+
+@pytest.mark.parametrize(
+    "env", [{"TABLETOP_LIST_RATE_LIMIT": "0"}, {"TABLETOP_LIST_RATE_BURST": "0"}]
+)
+def test_a_zero_turns_one_per_address_limit_off(env: dict[str, str]) -> None:
+    limits = Settings.from_env(env).per_address_limits
+    assert set(limits) == {"CreateGame", "JoinGame"}
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"TABLETOP_CREATE_RATE_LIMIT": "-1"},
+        {"TABLETOP_JOIN_RATE_BURST": "2.5"},
+        {"TABLETOP_LIST_RATE_LIMIT": "often"},
+    ],
+)
+def test_a_bad_per_address_limit_is_refused(env: dict[str, str]) -> None:
+    with pytest.raises(SettingsError):
+        Settings.from_env(env)

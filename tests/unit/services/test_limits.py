@@ -13,7 +13,14 @@ from domain.common.seats import Seat
 from domain.games.qwirkle import QwirkleConfig
 from services.api import audit_servicer
 from services.api.errors import ApiError, rate_limited
-from services.api.limits import RateLimiter, caller_key, peer_address
+from services.api.limits import (
+    DEFAULT_MAX_KNOWN,
+    KnownTokens,
+    RateLimiter,
+    caller_key,
+    known_tokens,
+    peer_address,
+)
 from services.games import GamesApp, Seated
 from services.tokens import token_hash
 
@@ -109,11 +116,22 @@ def test_a_limiter_needs_a_positive_rate_and_burst(rate: float, burst: int) -> N
         RateLimiter(rate, burst)
 
 
-def test_a_call_with_a_token_is_keyed_by_the_tokens_hash_never_the_token() -> None:
-    key, names = caller_key((("authorization", "Bearer s3cret"),), "ipv4:1.2.3.4:5")
+def test_a_known_token_is_keyed_by_its_hash_never_the_token() -> None:
+    known = KnownTokens()
+    known.learn(token_hash("s3cret"))
+    metadata = (("authorization", "Bearer s3cret"),)
+    key, names = caller_key(metadata, "ipv4:1.2.3.4:5", known)
     assert key == f"token:{token_hash('s3cret')}"
     assert "s3cret" not in key
     assert names == "credential"
+
+
+def test_a_token_not_known_to_be_real_is_keyed_by_its_address() -> None:
+    metadata = (("authorization", "Bearer made-up"),)
+    assert caller_key(metadata, "ipv4:10.0.0.7:51234", KnownTokens()) == (
+        "peer:ipv4:10.0.0.7",
+        "client address",
+    )
 
 
 @pytest.mark.parametrize(
@@ -122,10 +140,31 @@ def test_a_call_with_a_token_is_keyed_by_the_tokens_hash_never_the_token() -> No
 def test_a_call_without_a_usable_token_is_keyed_by_its_address(
     metadata: tuple[tuple[str, str], ...] | None,
 ) -> None:
-    assert caller_key(metadata, "ipv4:10.0.0.7:51234") == (
+    assert caller_key(metadata, "ipv4:10.0.0.7:51234", KnownTokens()) == (
         "peer:ipv4:10.0.0.7",
         "client address",
     )
+
+
+def test_known_tokens_forget_the_least_recently_used_beyond_their_bound() -> None:
+    known = KnownTokens(max_size=2)
+    known.learn("a")
+    known.learn("b")
+    assert "a" in known  # a is now more recent than b
+    known.learn("c")  # forgets b
+    assert len(known) == 2
+    assert ("a" in known, "b" in known, "c" in known) == (True, False, True)
+
+
+def test_the_operators_token_is_known_from_the_start_and_never_forgotten() -> None:
+    known = known_tokens("operator-s3cret")
+    assert token_hash("operator-s3cret") in known
+    for n in range(DEFAULT_MAX_KNOWN + 1):
+        known.learn(str(n))
+    assert len(known) == DEFAULT_MAX_KNOWN
+    assert token_hash("operator-s3cret") in known
+    assert "operator-s3cret" not in known
+    assert known_tokens(None).__contains__(token_hash("")) is False
 
 
 @pytest.mark.parametrize(
