@@ -31,7 +31,8 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import IO
+from pathlib import Path
+from typing import IO, TypeAlias
 from urllib.parse import unquote, urlsplit
 
 import grpc
@@ -43,13 +44,15 @@ from tabletop.v1 import game_pb2, game_service_pb2_grpc
 from bench.length import default_database
 from bench.moves import connection_of, run_sql, schema_of
 from bench.noisy_calls import KINDS, RECEIVE_LIMIT, NoisyTally, Target, run_noisy
-from bench.noisy_players import Honest, open_table, play
+from bench.noisy_players import Honest, one_move, open_table, play
 
+Heard: TypeAlias = dict[str, int]  # game name -> the last revision a client heard
 READY_SECONDS = 60.0  # for the noisy process to build its calls
 # Answers that are no refusal: a success, or a failure the server did not mean.
 NOT_REFUSALS = frozenset({"OK", "INTERNAL", "UNKNOWN"})
-# Answers the client itself makes up, which carry no ErrorInfo.
-SILENT = frozenset({"DEADLINE_EXCEEDED", "CANCELLED"})
+# Answers without ErrorInfo that are no fault: those the client makes up, and
+# RESOURCE_EXHAUSTED from gRPC itself for a call over its receive limit.
+SILENT = frozenset({"DEADLINE_EXCEEDED", "CANCELLED", "RESOURCE_EXHAUSTED"})
 
 
 def start_server(database: str, log: IO[str]) -> tuple[subprocess.Popen[str], str]:
@@ -71,8 +74,24 @@ def start_server(database: str, log: IO[str]) -> tuple[subprocess.Popen[str], st
     return server, line.split("listening on ", 1)[1].split()[0]
 
 
+def cpu_seconds(pid: int) -> float:
+    """Returns the CPU time (user and system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_play(
+    pid: int, address: str, clients: int, seconds: float, label: str, heard: Heard
+) -> Honest:
+    """Runs the honest clients, noting the CPU time the server ``pid`` used."""
+    before = cpu_seconds(pid)
+    honest = asyncio.run(play(address, clients, seconds, label, heard))
+    honest.server_cpu = cpu_seconds(pid) - before
+    return honest
+
+
 def beside_noisy(
-    address: str, clients: int, seconds: float, target: Target, heard: dict[str, int]
+    pid: int, clients: int, seconds: float, target: Target, heard: Heard
 ) -> tuple[Honest, NoisyTally]:
     """Runs the honest clients while the noisy client sends from its own process."""
     context = multiprocessing.get_context("spawn")
@@ -83,7 +102,7 @@ def beside_noisy(
     try:
         ready.get(timeout=READY_SECONDS)
         label = "beside noisy, flooding" if target.flood else "beside noisy, paced"
-        honest = asyncio.run(play(address, clients, seconds, label, heard))
+        honest = timed_play(pid, target.address, clients, seconds, label, heard)
         tally = done.get(timeout=seconds + 60)
     finally:
         noisy.join(timeout=30)
@@ -137,7 +156,8 @@ class Figures:
             rate = sum(tally.sent.values()) / max(tally.seconds, 1e-9)
             out.append(
                 f"noisy client, {phase.label}: {sum(tally.sent.values())} calls in "
-                f"{tally.seconds:.1f} s ({rate:.0f}/s, {tally.megabytes:.0f} MB)"
+                f"{tally.seconds:.1f} s ({rate:.0f}/s, {tally.megabytes:.0f} MB), "
+                f"its own CPU {tally.cpu / max(tally.seconds, 1e-9) * 100:.0f}%"
             )
             for (kind, code, reason), calls in sorted(tally.answers.items()):
                 out.append(f"  {kind:<12}{code:<20}{reason:<28}{calls:>8}")
@@ -160,7 +180,7 @@ def stored(database: str) -> dict[str, tuple[int, int]]:
     return {f"games/{game}": (int(count), int(last)) for game, count, last in rows}
 
 
-def check_store(database: str, heard: dict[str, int]) -> list[str]:
+def check_store(database: str, heard: Heard) -> list[str]:
     """Returns how the store differs from what the clients heard (none: [])."""
     problems = []
     found = stored(database)
@@ -176,11 +196,19 @@ def check_store(database: str, heard: dict[str, int]) -> list[str]:
 
 
 async def noisy_table(address: str) -> tuple[str, str, int]:
-    """Opens the noisy client's own table; returns it, its mover's token, revision."""
+    """Opens the noisy client's own table; returns it, its mover's token, revision.
+
+    Each seat makes one move first, so both tokens have acted: the server knows
+    them, and charges each to a bucket of its own, not to the address's.
+    """
+    tally = Honest("noisy table", 1.0)
     async with grpc.aio.insecure_channel(address) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         qwirkle = game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE)
-        game, tokens = await open_table(stub, Honest("noisy table", 1.0), qwirkle)
+        game, tokens = await open_table(stub, tally, qwirkle)
+        for _ in tokens:
+            after = await one_move(stub, game, tokens, 0, tally)
+            game = after or game
     token = tokens[int(game.current_player.rsplit("/", 1)[1])]
     return game.name, token, game.revision
 
@@ -197,17 +225,18 @@ def noisy_run(
     """Plays honest clients alone, then beside the noisy client; checks the store."""
     log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed below)
     server, address = start_server(database, log)
-    heard: dict[str, int] = {}
+    heard: Heard = {}
     try:
         asyncio.run(play(address, 2, 1.0, "warm-up", heard))
         game, token, revision = asyncio.run(noisy_table(address))
         heard[game] = revision
-        phases = [asyncio.run(play(address, clients, seconds, "alone", heard))]
+        pid = server.pid
+        phases = [timed_play(pid, address, clients, seconds, "alone", heard)]
         tallies = []
         for flooding in (False, True) if flood else (False,):
             # The noisy client sends a little longer than the honest ones play.
             target = Target(address, game, token, seconds + 1, per_kind, flooding, size)
-            honest, tally = beside_noisy(address, clients, seconds, target, heard)
+            honest, tally = beside_noisy(pid, clients, seconds, target, heard)
             phases.append(honest)
             tallies.append(tally)
     finally:

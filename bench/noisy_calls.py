@@ -70,6 +70,7 @@ class NoisyTally:
     answers: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     megabytes: float = 0.0
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the noisy client's process
 
 
 def huge_move(game: str, size: int = RECEIVE_LIMIT) -> bytes:
@@ -162,9 +163,10 @@ async def _send(target: Target, bodies: dict[str, bytes], until: float) -> Noisy
             _worker(call, kind, bodies[kind], target, until, tally)
             for _ in range(target.per_kind)
         ]
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     await asyncio.gather(*workers)
     tally.seconds = time.monotonic() - started
+    tally.cpu = time.process_time() - cpu
     for channel in channels:
         await channel.close()
     return tally

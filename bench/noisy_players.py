@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import grpc
@@ -47,6 +48,7 @@ class Honest:
     moves_by_client: Counter[int] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)  # "CODE REASON"
     tables: int = 0
+    server_cpu: float = 0.0  # CPU seconds the server used meanwhile
 
     def p50(self) -> float:
         """Returns the median SubmitMove latency in milliseconds."""
@@ -59,7 +61,8 @@ class Honest:
         refused = ", ".join(f"{k} {n}" for k, n in sorted(self.refused.items()))
         return (
             f"{self.label:<24}{len(ordered):>7}{len(ordered) / self.seconds:>9.1f}"
-            f"{self.p50():>9.2f}{p99:>9.2f}{self.tables:>7}  {refused or '-'}"
+            f"{self.p50():>9.2f}{p99:>9.2f}{self.tables:>7}"
+            f"{self.server_cpu / self.seconds * 100:>8.0f}%  {refused or '-'}"
         )
 
 
@@ -103,12 +106,15 @@ async def open_table(
 async def one_move(
     stub: Stub, game: game_pb2.Game, tokens: list[str], client: int, tally: Honest
 ) -> game_pb2.Game | None:
-    """Submits one legal move of the seat to move; returns the game after it."""
+    """Submits one legal move of the seat to move; returns the game after it.
+
+    The time of the move includes any wait for a rate-limit refusal's advised
+    delay: that is how long the player waited.
+    """
+    listing = game_service_pb2.ListLegalMovesRequest(name=game.name, page_size=1)
     for token in _movers(game, tokens):
-        listing = game_service_pb2.ListLegalMovesRequest(name=game.name, page_size=1)
-        moves = await stub.ListLegalMoves(
-            listing, metadata=auth(token), timeout=CALL_SECONDS
-        )
+        ask = partial(stub.ListLegalMoves, listing, timeout=CALL_SECONDS)
+        moves = await patiently(partial(ask, metadata=auth(token)), tally)
         if moves.moves:
             break
     else:
@@ -116,8 +122,9 @@ async def one_move(
     request = game_service_pb2.SubmitMoveRequest(
         name=game.name, move=moves.moves[0], expected_revision=moves.revision
     )
+    submit = partial(stub.SubmitMove, request, timeout=CALL_SECONDS)
     started = time.perf_counter()
-    reply = await stub.SubmitMove(request, metadata=auth(token), timeout=CALL_SECONDS)
+    reply = await patiently(partial(submit, metadata=auth(token)), tally)
     tally.latencies.append(time.perf_counter() - started)
     tally.moves_by_client[client] += 1
     return reply.game
