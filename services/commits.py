@@ -62,6 +62,10 @@ class GroupCommit:
         self._changed = threading.Condition()
         self.transactions = 0  # how many were written, for benchmarks and tests
         self.appends = 0
+        # Transactions in a row that failed because the store did (a full disk,
+        # an outage); the store watch (infra/store_watch.py) reads it and
+        # clears it once its own probe could write again.
+        self.failing_writes = 0
 
     def commit(self, game_id: UUID, events: Sequence[Any]) -> None:
         """Returns once ``events`` are committed; raises what stopped them.
@@ -140,11 +144,13 @@ class GroupCommit:
                     return failure
             return None
         except (OperationalError, InterfaceError) as error:
+            self.failing_writes += 1
             return error
         except Exception as error:  # noqa: BLE001 (each command of it gets it)
             for append in batch:
                 append.error = error
             return None
+        self.failing_writes = 0
         for append in batch:
             append.written = True
         return None

@@ -3,10 +3,11 @@
 Two states close the gate, each answered at once with ``UNAVAILABLE`` and
 retry advice, before a handler runs, so nothing is done or stored:
 
-* the event store does not answer (``STORE_UNAVAILABLE``): ``StoreWatch`` in
-  infra/server.py probes it. Tried, a call would wait for a connection in each
-  of the storage library's ten attempts (about 12 s) and outlast a mobile
-  client's deadline rather than advise a retry;
+* the event store does not answer, or answers but keeps failing writes (a
+  full disk) (``STORE_UNAVAILABLE``): ``StoreWatch`` in infra/store_watch.py
+  probes it. Tried, a call would wait for a connection in each of the storage
+  library's ten attempts (about 12 s) and outlast a mobile client's deadline
+  rather than advise a retry, or fail to store its move after deciding it;
 * the server is shutting down (``SERVER_SHUTTING_DOWN``): graceful shutdown
   closes the gate, waits until the calls under way have finished and no new
   one came for a moment, and only then stops the gRPC server. Stopping it at
