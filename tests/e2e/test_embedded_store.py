@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 from tabletop.v1 import game_service_pb2 as api
@@ -17,6 +19,7 @@ from tests.e2e.conftest import start_server
 pytestmark = pytest.mark.e2e
 
 RUN_SECONDS = 60  # for a refused server to exit, or a stopped one to stop
+LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 
 
 def finished(process: subprocess.Popen[str]) -> tuple[str, str]:
@@ -71,7 +74,11 @@ def test_the_server_logs_the_absolute_path_of_a_relative_sqlite_file(
 ) -> None:
     server = serve("sqlite:///var/games.sqlite3", tmp_path, "--log-level", "INFO")
     assert server.stdout is not None
-    assert "listening on" in server.stdout.readline()
+    listening = LISTENING.search(server.stdout.readline())
+    assert listening is not None
+    # Once it answers, its loop runs: SIGTERM then stops it gracefully.
+    with grpc.insecure_channel(f"{listening[1]}:{listening[2]}") as channel:
+        assert health_status(channel) == health_pb2.HealthCheckResponse.SERVING
     server.send_signal(signal.SIGTERM)
     _, err = finished(server)
     assert server.returncode == 0, err
