@@ -80,7 +80,7 @@ QUIET_SECONDS = 0.25
 # waits up to CONNECT_TIMEOUT for a pooled connection (the library's default is
 # 30 s), in each of the library's ten attempts, so a call caught by an outage
 # answers UNAVAILABLE after about 12 s, not 5 minutes. Broken connections are
-# dropped by the store watch when the database returns (StoreWatch._probe), not
+# dropped by the store watch when the database returns (infra/store_probe.py), not
 # by a check before every checkout, which would cost every call a round trip.
 POOL_ENV = {"POSTGRES_CONNECT_TIMEOUT": "1"}
 # How long the pool keeps trying to replace a connection an outage broke before
