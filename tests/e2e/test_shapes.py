@@ -1,0 +1,91 @@
+"""A real server refuses oversized requests by their shape, and stores nothing."""
+
+from __future__ import annotations
+
+import grpc
+from tabletop.v1 import (
+    common_pb2,
+    game_audit_service_pb2,
+    game_audit_service_pb2_grpc,
+    game_service_pb2,
+    move_pb2,
+    qwirkle_pb2,
+)
+
+from tests.e2e.client import auth, error_of, expect_error, get, seat_of, start_two_seats
+from tests.e2e.conftest import Server
+
+# The attack of issue 16: about 1 MiB, just under the server's receive limit.
+ATTACK_PLACEMENTS = 74_000
+
+
+def huge_placement(count: int) -> move_pb2.Move:
+    """Returns a Qwirkle placement of ``count`` tiles on small coordinates."""
+    tile = qwirkle_pb2.QwirkleTile(
+        color=qwirkle_pb2.QWIRKLE_COLOR_RED, shape=qwirkle_pb2.QWIRKLE_SHAPE_CIRCLE
+    )
+    return move_pb2.Move(
+        qwirkle=qwirkle_pb2.QwirkleMove(
+            place_tiles=qwirkle_pb2.QwirklePlaceTiles(
+                placements=[
+                    qwirkle_pb2.QwirklePlacement(
+                        tile=tile,
+                        at=common_pb2.Coordinate(x=i % 60 - 30, y=i // 60 % 60 - 30),
+                    )
+                    for i in range(count)
+                ]
+            )
+        )
+    )
+
+
+def test_a_qwirkle_move_of_74000_placements_is_refused_by_its_shape(
+    server: Server,
+) -> None:
+    name, tokens = start_two_seats(server.stub)
+    before = get(server.stub, name, None)
+    mover = tokens[seat_of(before.current_player)]
+    request = game_service_pb2.SubmitMoveRequest(
+        name=name, move=huge_placement(ATTACK_PLACEMENTS)
+    )
+    assert len(request.SerializeToString()) > 1_000_000
+
+    code, reason, metadata = expect_error(
+        server.stub.SubmitMove, request, metadata=auth(mover), timeout=30
+    )
+
+    assert code is grpc.StatusCode.INVALID_ARGUMENT
+    assert reason == "TOO_MANY_VALUES"
+    assert metadata == {
+        "field": "move.qwirkle.place_tiles.placements",
+        "limit": "6",
+        "size": str(ATTACK_PLACEMENTS),
+    }
+    assert get(server.stub, name, None).revision == before.revision
+
+
+def test_a_request_of_either_service_past_a_limit_is_refused_streams_included(
+    server: Server,
+) -> None:
+    name, _ = start_two_seats(server.stub)
+    long_name = name + "x" * 1000
+    stream = server.stub.StreamGame(
+        game_service_pb2.StreamGameRequest(name=long_name), timeout=10
+    )
+    try:
+        next(stream)
+    except grpc.RpcError as error:
+        streamed = error_of(error)
+    else:
+        raise AssertionError("the stream was not refused")
+    audit = game_audit_service_pb2_grpc.GameAuditServiceStub(server.channel)
+    assert server.operator_token is not None
+    exported = expect_error(
+        audit.ExportGame,
+        game_audit_service_pb2.ExportGameRequest(name=long_name),
+        metadata=auth(server.operator_token),
+        timeout=10,
+    )
+    for code, reason, metadata in (streamed, exported):
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "FIELD_TOO_LONG")
+        assert metadata == {"field": "name", "limit": "42", "size": "1042"}
