@@ -44,6 +44,7 @@ from services.api.gate import Gate
 from services.api.interception import GuardingInterceptor, Guards
 from services.api.limits import RateLimiter, RateLimitInterceptor, known_tokens
 from services.api.observe import Observation, Observer
+from services.api.shapes import ShapeInterceptor
 from services.feed import Feed
 from services.games import GamesApp
 from services.turns import TurnClock
@@ -189,6 +190,8 @@ async def create_server(
         # Only tokens the store saw act for a seat get a bucket of their own.
         app.authenticated.append(limits.known.learn)
         guarding.append(limits)
+    # After the rate: a request refused by its shape still costs its caller one.
+    guarding.append(ShapeInterceptor())
     server = grpc.aio.server(
         options=(*SERVER_OPTIONS, reuse_port), interceptors=[Guards(guarding)]
     )
