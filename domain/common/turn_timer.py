@@ -26,18 +26,24 @@ from domain.common.table_state import (
 )
 from domain.common.undo import MovePlayed, MovesUndone
 
-MAX_TURN_SECONDS = 7 * 24 * 3600  # a week: correspondence play
+# T16: below 10 s a game of bots timed out every second adds a move, a timeout
+# and a timer to its log and to every stream each second, and no person can
+# answer in time anyway; a week allows correspondence play.
+MIN_TURN_SECONDS = 10
+MAX_TURN_SECONDS = 7 * 24 * 3600
 
 
 def check_turn_seconds(turn_seconds: int) -> Rejected | None:
-    """Refuses a turn time limit that is negative or longer than a week."""
-    if 0 <= turn_seconds <= MAX_TURN_SECONDS:
+    """Refuses a turn time limit shorter than 10 s or longer than a week (0: none)."""
+    if turn_seconds == 0 or MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         return None
     return malformed(
         "INVALID_TURN_TIME_LIMIT",
-        f"A turn time limit is 1 second to {MAX_TURN_SECONDS // 86400} days, or "
-        "0 for none.",
+        f"A turn time limit is {MIN_TURN_SECONDS} seconds to "
+        f"{MAX_TURN_SECONDS // 86400} days, or 0 for none; "
+        f"{turn_seconds} seconds was asked for.",
         "table/turn_time_limit",
+        minSeconds=MIN_TURN_SECONDS,
         maxSeconds=MAX_TURN_SECONDS,
         requestedSeconds=turn_seconds,
     )

@@ -146,7 +146,7 @@ def test_games_without_a_limit_have_no_timer(app: GamesApp, clock: Clock) -> Non
     assert TurnClock(app).tick() == []
 
 
-@pytest.mark.parametrize("seconds", [-1, 7 * 24 * 3600 + 1])
+@pytest.mark.parametrize("seconds", [-1, 1, 5, 9, 7 * 24 * 3600 + 1])
 def test_a_limit_out_of_range_is_refused(app: GamesApp, seconds: int) -> None:
     refused = app.create_game(
         "qwirkle", QwirkleConfig(), 0, "Ana", SEED, turn_seconds=seconds
