@@ -149,7 +149,11 @@ def persistence_env(database: str) -> dict[str, str]:
         return env
     path = sqlite_path(database)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            msg = f"cannot use database {path}: cannot make its directory: {error}"
+            raise SettingsError(msg) from None
         return {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": str(path),

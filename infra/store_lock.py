@@ -46,8 +46,12 @@ def lock_store(database: str) -> StoreLock | None:
     if database_path is None:
         return None  # PostgreSQL is shared by design; memory: by nobody
     path = database_path.with_name(f"{database_path.name}.lock")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        msg = f"cannot use database {database_path}: cannot open {path}: {error}"
+        raise SettingsError(msg) from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

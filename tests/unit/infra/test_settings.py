@@ -170,6 +170,14 @@ def test_an_absolute_sqlite_path_keeps_its_leading_slash(tmp_path: Path) -> None
     assert not database.exists()
 
 
+def test_a_sqlite_directory_that_cannot_be_made_is_a_settings_error(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "file").write_text("not a directory")
+    with pytest.raises(SettingsError, match="cannot make its directory"):
+        persistence_env(f"sqlite:///{tmp_path}/file/games.sqlite3")
+
+
 def test_percent_escapes_in_a_sqlite_path_are_decoded(tmp_path: Path) -> None:
     env = persistence_env(f"sqlite:///{tmp_path}/my%20games.sqlite3")
     assert env["SQLITE_DBNAME"] == f"{tmp_path}/my games.sqlite3"
