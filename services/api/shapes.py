@@ -17,7 +17,7 @@ from typing import Any
 
 import grpc
 from google.protobuf import descriptor_pool
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from tabletop.v1 import game_audit_service_pb2, game_service_pb2
 
@@ -116,7 +116,7 @@ def _one(
     field: FieldDescriptor, value: Any, path: str, limit: Limit
 ) -> Oversized | None:
     if field.message_type is not None:
-        return oversized(value, path + ".")
+        return oversized(value, path + ".") if _limited(field.message_type) else None
     if limit.length is not None and len(value) > limit.length:
         unit = "bytes" if field.type == FieldDescriptor.TYPE_BYTES else "characters"
         return Oversized(path, limit.length, len(value), FIELD_TOO_LONG, unit)
@@ -128,11 +128,49 @@ def _each(
 ) -> Oversized | None:
     if field.message_type is None and limit.length is None:
         return None  # numbers and enums: their count was all there was to check
+    if field.message_type is not None and not _limited(field.message_type):
+        return None
     for index, value in enumerate(values):
         found = _one(field, value, f"{path}[{index}]", limit)
         if found is not None:
             return found
     return None
+
+
+def _walked() -> frozenset[str]:
+    """Returns the messages worth walking: a limited field in them or below them.
+
+    Messages of numbers alone (a tile, a coordinate) are then never walked.
+    """
+    reached: dict[str, Descriptor] = {}
+    stack = [method.input_type for service in SERVICES for method in service.methods]
+    while stack:
+        message = stack.pop()
+        if message.full_name not in reached:
+            reached[message.full_name] = message
+            stack.extend(f.message_type for f in message.fields if f.message_type)
+    walked: set[str] = set()
+    grown = True
+    while grown:  # to a fixed point, so a message that holds itself ends too
+        before = len(walked)
+        walked |= {
+            name
+            for name, message in reached.items()
+            if any(
+                field in FIELD_LIMITS
+                or (field.message_type and field.message_type.full_name in walked)
+                for field in message.fields
+            )
+        }
+        grown = len(walked) > before
+    return frozenset(walked)
+
+
+_WALKED = _walked()
+
+
+def _limited(message: Descriptor) -> bool:
+    return message.full_name in _WALKED
 
 
 class ShapeInterceptor(GuardingInterceptor):
