@@ -1,12 +1,8 @@
-"""Requests past a limit of shape are refused before conversion or a game load."""
+"""The shape check: a request past a limit is refused, its field and limit named."""
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import random
-from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,11 +11,9 @@ import pytest
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from tabletop.v1 import (
     common_pb2,
     game_pb2,
-    game_service_pb2_grpc,
     gnoming_a_round_pb2,
     hues_and_cues_pb2,
     move_pb2,
@@ -28,56 +22,11 @@ from tabletop.v1 import (
 )
 from tabletop.v1 import game_service_pb2 as api
 
-from domain.common.decision import Rejected
-from domain.common.seats import Seat, Spectator, Viewer
-from domain.common.table import TableStatus
-from infra.server import create_server, stop_server
-from infra.settings import Settings
-from services.api import game_servicer
-from services.api.convert.game import game_name, game_to_proto
-from services.api.convert.moves import command_from_request
-from services.api.convert.registry import CONVERTERS
 from services.api.errors import ApiError
-from services.api.shape_limits import LIMITS
-from services.api.shapes import FIELD_LIMITS, SERVICES, oversized
-from services.feed import Feed
-from services.games import Applied, GamesApp
-from services.records import GameRecord
+from services.api.shapes import oversized
 from tests.helpers import error_info, status_details
-from tests.playing import always
 
 _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
-
-
-def reachable() -> Iterator[FieldDescriptor]:
-    """Yields every field of every message a request of our services reaches."""
-    seen: set[str] = set()
-    stack = [method.input_type for service in SERVICES for method in service.methods]
-    while stack:
-        message = stack.pop()
-        if message.full_name in seen:
-            continue
-        seen.add(message.full_name)
-        for field in message.fields:
-            yield field
-            if field.message_type is not None:
-                stack.append(field.message_type)
-
-
-def test_every_list_and_text_a_request_reaches_has_a_declared_limit() -> None:
-    missing = []
-    for field in reachable():
-        limit = FIELD_LIMITS.get(field)
-        if field.is_repeated and (limit is None or limit.values is None):
-            missing.append(field.full_name)
-        if field.type in _TEXT and (limit is None or limit.length is None):
-            missing.append(field.full_name + ("[]" if field.is_repeated else ""))
-    assert missing == [], "declare these in services/api/shape_limits.py"
-
-
-def test_every_declared_limit_is_of_a_field_a_request_reaches() -> None:
-    assert set(FIELD_LIMITS) <= set(reachable())
-    assert len(FIELD_LIMITS) <= len(LIMITS)
 
 
 def placements(count: int) -> move_pb2.Move:
@@ -128,8 +77,7 @@ def test_a_qwirkle_move_of_74000_placements_is_refused_by_its_count() -> None:
     found = oversized(request)
     assert found is not None
     assert found.status().details == (
-        "move.qwirkle.place_tiles.placements holds 74000 values; "
-        "at most 6 are allowed."
+        "move.qwirkle.place_tiles.placements holds 74000 values; at most 6 are allowed."
     )
 
 
@@ -309,170 +257,3 @@ def test_text_is_measured_in_characters_and_bytes_in_bytes() -> None:
     found = oversized(api.CreateGameRequest(seed=bytes(33)))
     assert found is not None
     assert "33 bytes" in found.status().details
-
-
-def _started(app: GamesApp, game_type: str) -> tuple[GameRecord, list[str]]:
-    """Returns a game of ``game_type`` started with every seat taken, and the tokens."""
-    converter = CONVERTERS[game_type]
-    config = converter.config_from_proto(
-        getattr(game_pb2.Game(), converter.config_field)
-    )
-    created = app.create_game(game_type, config, 0, "P0")
-    assert not isinstance(created, Rejected)
-    game_id, tokens = created.record.game_id, [created.token]
-    for seat in range(1, created.record.table.max_players):
-        joined = app.join_game(game_id, f"P{seat}")
-        assert not isinstance(joined, Rejected)
-        tokens.append(joined.token)
-    started = app.start_game(game_id, tokens[0])
-    assert isinstance(started, Applied)
-    return started.record, tokens
-
-
-def _assert_views_fit(record: GameRecord) -> None:
-    viewers: list[Viewer] = [Spectator(), *map(Seat, range(len(record.table.seats)))]
-    games = [game_to_proto(record, viewer, full=True) for viewer in viewers]
-    games.append(game_to_proto(record, Spectator(), full=True, reveal_all=True))
-    for game in games:
-        assert oversized(api.CreateGameRequest(game=game)) is None, game
-
-
-def _assert_moves_fit(record: GameRecord, seats: tuple[int, ...]) -> list[Any]:
-    converter = CONVERTERS[record.table.game_type]
-    name = game_name(record.game_id)
-    moves = []
-    for seat in seats:
-        legal = record.rules.legal_moves(record.table.game, seat)
-        for command in itertools.islice(legal, 40):
-            move = move_pb2.Move()
-            getattr(move, converter.move_field).CopyFrom(
-                converter.move_to_proto(command)
-            )
-            request = api.SubmitMoveRequest(name=name, move=move, request_id="r" * 36)
-            assert oversized(request) is None, request
-            moves.append((seat, command))
-    return moves
-
-
-@pytest.mark.parametrize("game_type", sorted(CONVERTERS))
-def test_every_legal_move_and_every_view_of_a_full_table_fits(game_type: str) -> None:
-    """Limits no valid request reaches: moves, and any Game the server sent back."""
-    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    record, tokens = _started(app, game_type)
-    chooser = random.Random(game_type)
-    for turn in itertools.count():
-        if record.table.status is not TableStatus.IN_PROGRESS or turn > 3000:
-            break
-        if turn % 15 == 0:
-            _assert_views_fit(record)
-        moves = _assert_moves_fit(record, record.rules.to_move(record.table.game))
-        seat, command = chooser.choice(moves)
-        result = app.submit_move(record.game_id, tokens[seat], always(command))
-        assert isinstance(result, Applied), result
-        record = result.record
-    assert record.table.status is TableStatus.FINISHED
-    _assert_views_fit(record)
-
-
-@contextlib.asynccontextmanager
-async def serving(app: GamesApp, settings: Settings) -> AsyncIterator[grpc.aio.Channel]:
-    """Yields a channel to an in-process server of ``app``."""
-    feed = Feed(app, heartbeat_seconds=1)
-    running = await create_server(settings, app, feed)
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
-    try:
-        yield channel
-    finally:
-        await channel.close()
-        await stop_server(running, 1)
-        app.close()
-
-
-def counted(counts: Counter[str], key: str, function: Any) -> Any:
-    """Returns ``function``, counting its calls under ``key``."""
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        counts[key] += 1
-        return function(*args, **kwargs)
-
-    return call
-
-
-async def _qwirkle_table(stub: Any) -> tuple[str, str]:
-    """Opens and starts a two-seat Qwirkle game; returns it and the mover's token."""
-    created = await stub.CreateGame(
-        api.CreateGameRequest(
-            game=game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE, max_players=2),
-            display_name="Ana",
-        )
-    )
-    name = created.game.name
-    joined = await stub.JoinGame(api.JoinGameRequest(name=name, display_name="Ben"))
-    tokens = [created.seat_token, joined.seat_token]
-    auth = (("authorization", f"Bearer {tokens[0]}"),)
-    started = await stub.StartGame(api.StartGameRequest(name=name), metadata=auth)
-    seat = int(started.game.current_player.rsplit("/", 1)[1])
-    return name, tokens[seat]
-
-
-def _reason(error: grpc.aio.AioRpcError) -> str:
-    info = error_details_pb2.ErrorInfo()
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    assert status is not None
-    (packed,) = [
-        d for d in status.details if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR)
-    ]
-    packed.Unpack(info)
-    return info.reason
-
-
-async def test_a_move_refused_by_shape_is_neither_converted_nor_its_game_loaded(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    counts: Counter[str] = Counter()
-    convert = counted(counts, "converted", command_from_request)
-    monkeypatch.setattr(game_servicer, "command_from_request", convert)
-    monkeypatch.setattr(app, "submit_move", counted(counts, "loaded", app.submit_move))
-    settings = Settings(listen="127.0.0.1:0", reflection=False)
-    async with serving(app, settings) as channel:
-        stub = game_service_pb2_grpc.GameServiceStub(channel)
-        name, token = await _qwirkle_table(stub)
-        auth = (("authorization", f"Bearer {token}"),)
-        # A move of a valid shape is converted and decided on the loaded game,
-        # whether the rules accept it or not.
-        with contextlib.suppress(grpc.aio.AioRpcError):
-            await stub.SubmitMove(
-                api.SubmitMoveRequest(name=name, move=placements(1)), metadata=auth
-            )
-        assert counts["converted"] >= 1
-        assert counts["loaded"] >= 1
-        before = counts.copy()
-        with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await stub.SubmitMove(
-                api.SubmitMoveRequest(name=name, move=placements(74_000)),
-                metadata=auth,
-            )
-        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        assert _reason(refused.value) == "TOO_MANY_VALUES"
-        assert counts == before
-
-
-async def test_a_request_refused_by_shape_still_costs_its_caller_the_rate() -> None:
-    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    # A burst of two and a bucket that refills only after some 17 minutes.
-    settings = Settings(
-        listen="127.0.0.1:0", reflection=False, rate_limit=0.001, rate_burst=2
-    )
-    async with serving(app, settings) as channel:
-        stub = game_service_pb2_grpc.GameServiceStub(channel)
-        codes = []
-        for _ in range(3):
-            with pytest.raises(grpc.aio.AioRpcError) as refused:
-                await stub.GetGame(api.GetGameRequest(name="games/" + "x" * 10_000))
-            codes.append((refused.value.code(), _reason(refused.value)))
-    assert codes == [
-        (grpc.StatusCode.INVALID_ARGUMENT, "FIELD_TOO_LONG"),
-        (grpc.StatusCode.INVALID_ARGUMENT, "FIELD_TOO_LONG"),
-        (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED"),
-    ]
