@@ -119,9 +119,12 @@ def unavailable(
     return _status(code_pb2.UNAVAILABLE, message, details)
 
 
-def resource_exhausted(reason: str, message: str) -> grpc.Status:
-    """Returns a ``RESOURCE_EXHAUSTED`` status."""
-    return _status(code_pb2.RESOURCE_EXHAUSTED, message, [_error_info(reason, {})])
+def resource_exhausted(
+    reason: str, message: str, metadata: Mapping[str, str] | None = None
+) -> grpc.Status:
+    """Returns a ``RESOURCE_EXHAUSTED`` status; ``metadata`` names the limit."""
+    info = _error_info(reason, metadata or {})
+    return _status(code_pb2.RESOURCE_EXHAUSTED, message, [info])
 
 
 def rate_limited(
