@@ -250,9 +250,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="per game")
     args = parser.parse_args()
     database = args.database or default_database()
-    # A thousand spectators on one address would be rate limited; this
-    # measures the feed, not the limiter.
-    server, address = start_server(database, "--rate-limit", "0")
+    # A thousand spectators on one address would be rate limited and over the
+    # streams an address may open; this measures the feed, not the limits.
+    unlimited = ("--rate-limit", "0", "--max-streams-per-address", "0")
+    server, address = start_server(database, *unlimited)
     try:
         print(f"# spectator fan-out, server pid {server.pid}, {os.cpu_count()} cores")
         print(

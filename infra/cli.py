@@ -14,6 +14,7 @@ from infra.settings import (
     SettingsError,
     address,
     burst,
+    cap,
     check_processes,
     check_tracing,
     count,
@@ -106,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(env TABLETOP_RATE_BURST, default %(default)s)",
     )
     _add_per_address_limits(serve, defaults)
+    _add_client_caps(serve, defaults)
     serve.add_argument(
         "--operator-token-file",
         metavar="PATH",
@@ -187,6 +189,33 @@ def _add_per_address_limits(serve: argparse.ArgumentParser, defaults: Settings) 
         )
 
 
+def _add_client_caps(serve: argparse.ArgumentParser, defaults: Settings) -> None:
+    """Adds the options of what one client may hold open and create."""
+    serve.add_argument(
+        "--idle-seconds",
+        type=seconds,
+        default=defaults.idle_seconds,
+        metavar="SECONDS",
+        help="close a connection without calls for this long "
+        "(env TABLETOP_IDLE_SECONDS, default %(default)g)",
+    )
+    for name, what in (
+        ("connections-per-address", "connections with calls per client address"),
+        ("streams-per-address", "open StreamGame calls per client address"),
+        ("streams-per-token", "open StreamGame calls per seat token"),
+        ("waiting-tables", "tables waiting for players per client address"),
+        ("timed-games", "unfinished games with a turn time limit per address"),
+    ):
+        env = f"TABLETOP_MAX_{name.upper().replace('-', '_')}"
+        serve.add_argument(
+            f"--max-{name}",
+            type=cap,
+            default=getattr(defaults, env.removeprefix("TABLETOP_").lower()),
+            metavar="N",
+            help=f"at most N {what}; 0 is no cap (env {env}, default %(default)s)",
+        )
+
+
 def _audit_verify(path: str) -> int:
     from services.audit import verify  # noqa: PLC0415 (keeps serve's start lean)
 
@@ -238,6 +267,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             create_limit=(args.create_rate_limit, args.create_rate_burst),
             join_limit=(args.join_rate_limit, args.join_rate_burst),
             list_limit=(args.list_rate_limit, args.list_rate_burst),
+            idle_seconds=args.idle_seconds,
+            max_connections_per_address=args.max_connections_per_address,
+            max_streams_per_address=args.max_streams_per_address,
+            max_streams_per_token=args.max_streams_per_token,
+            max_waiting_tables=args.max_waiting_tables,
+            max_timed_games=args.max_timed_games,
             operator_token=operator_token,
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,

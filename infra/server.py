@@ -34,16 +34,19 @@ from tabletop.v1 import (
     game_service_pb2_grpc,
 )
 
+from infra.processes import connection_options, raise_open_file_limit
 from infra.settings import Settings, persistence_env, where
 from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
+from services.api.connections import HeldOpen, connection_counts
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
 from services.api.interception import GuardingInterceptor, Guards
 from services.api.limits import RateLimiter, RateLimitInterceptor, known_tokens
 from services.api.observe import Observation, Observer
+from services.api.quotas import table_quotas
 from services.api.shapes import ShapeInterceptor
 from services.feed import Feed
 from services.games import GamesApp
@@ -57,12 +60,13 @@ AUDIT_SERVICE_NAME = game_audit_service_pb2.DESCRIPTOR.services_by_name[
 ].full_name
 SERVICES = ("", SERVICE_NAME, AUDIT_SERVICE_NAME)  # those the health service reports
 # Keepalive for mobile clients (API.md §2.7): allow pings every 20 s while a call
-# is open, drop idle connections after 15 min, recycle connections every 30 min.
+# is open, recycle connections every 30 min. A connection without calls is
+# closed after --idle-seconds, and at most as many are accepted as the
+# process may open files (infra/processes.py, connection_options).
 SERVER_OPTIONS = (
     ("grpc.keepalive_time_ms", 60_000),
     ("grpc.keepalive_timeout_ms", 20_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 20_000),
-    ("grpc.max_connection_idle_ms", 900_000),
     ("grpc.max_connection_age_ms", 1_800_000),
     ("grpc.max_connection_age_grace_ms", 300_000),
     ("grpc.max_receive_message_length", 1 << 20),
@@ -192,11 +196,19 @@ async def create_server(
         guarding.append(limits)
     # After the rate: a request refused by its shape still costs its caller one.
     guarding.append(ShapeInterceptor())
-    server = grpc.aio.server(
-        options=(*SERVER_OPTIONS, reuse_port), interceptors=[Guards(guarding)]
+    # Last, what one client may hold open: a call over a rate costs no count.
+    connections = connection_counts(
+        settings.max_connections_per_address, settings.idle_seconds
     )
+    streams = (settings.max_streams_per_address, settings.max_streams_per_token)
+    guarding.append(HeldOpen(connections, *streams))
+    server = grpc.aio.server(
+        options=(*SERVER_OPTIONS, reuse_port, *connection_options(settings)),
+        interceptors=[Guards(guarding)],
+    )
+    quotas = table_quotas(app, settings.max_waiting_tables, settings.max_timed_games)
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(app, feed), server
+        GameServicer(app, feed, quotas), server
     )
     game_audit_service_pb2_grpc.add_GameAuditServiceServicer_to_server(
         GameAuditServicer(app, settings.operator_token), server
@@ -232,6 +244,8 @@ async def serve(
     Once it listens it prints where (and where its metrics are served), or
     with ``ready`` tells it the port.
     """
+    files, most = raise_open_file_limit()
+    log.info("open-file limit %d (hard limit %d)", files, most)
     # Before the application opens a SQLite file: no second server on it.
     store_lock = lock_store(settings.database)
     app = create_app(settings)

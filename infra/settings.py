@@ -31,6 +31,14 @@ Limit: TypeAlias = tuple[float, int]
 DEFAULT_CREATE_LIMIT: Limit = (1.0, 20)
 DEFAULT_JOIN_LIMIT: Limit = (2.0, 30)
 DEFAULT_LIST_LIMIT: Limit = (2.0, 10)
+# What one client may hold open and create; 0 is no cap. Why these values:
+# services/api/connections.py and services/api/quotas.py, and the README.
+DEFAULT_IDLE_SECONDS = 30.0  # a connection without calls is closed after it
+DEFAULT_MAX_CONNECTIONS = 256  # with calls, per client address
+DEFAULT_MAX_STREAMS_PER_ADDRESS = 200  # open StreamGame calls
+DEFAULT_MAX_STREAMS_PER_TOKEN = 8
+DEFAULT_MAX_WAITING_TABLES = 100  # per client address
+DEFAULT_MAX_TIMED_GAMES = 20  # unfinished, with a turn time limit, per address
 LOG_FORMATS = ("text", "json")
 # The modules tracing needs: the optional ``tracing`` extra installs them.
 TRACING_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.grpc")
@@ -62,6 +70,12 @@ class Settings:
     create_limit: Limit = DEFAULT_CREATE_LIMIT
     join_limit: Limit = DEFAULT_JOIN_LIMIT
     list_limit: Limit = DEFAULT_LIST_LIMIT
+    idle_seconds: float = DEFAULT_IDLE_SECONDS
+    max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS
+    max_streams_per_address: int = DEFAULT_MAX_STREAMS_PER_ADDRESS
+    max_streams_per_token: int = DEFAULT_MAX_STREAMS_PER_TOKEN
+    max_waiting_tables: int = DEFAULT_MAX_WAITING_TABLES
+    max_timed_games: int = DEFAULT_MAX_TIMED_GAMES
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -96,6 +110,22 @@ class Settings:
             create_limit=_limit(environ, "CREATE", DEFAULT_CREATE_LIMIT),
             join_limit=_limit(environ, "JOIN", DEFAULT_JOIN_LIMIT),
             list_limit=_limit(environ, "LIST", DEFAULT_LIST_LIMIT),
+            idle_seconds=seconds(
+                environ.get("TABLETOP_IDLE_SECONDS", f"{DEFAULT_IDLE_SECONDS:g}")
+            ),
+            max_connections_per_address=_cap(
+                environ, "CONNECTIONS_PER_ADDRESS", DEFAULT_MAX_CONNECTIONS
+            ),
+            max_streams_per_address=_cap(
+                environ, "STREAMS_PER_ADDRESS", DEFAULT_MAX_STREAMS_PER_ADDRESS
+            ),
+            max_streams_per_token=_cap(
+                environ, "STREAMS_PER_TOKEN", DEFAULT_MAX_STREAMS_PER_TOKEN
+            ),
+            max_waiting_tables=_cap(
+                environ, "WAITING_TABLES", DEFAULT_MAX_WAITING_TABLES
+            ),
+            max_timed_games=_cap(environ, "TIMED_GAMES", DEFAULT_MAX_TIMED_GAMES),
             metrics_listen=optional_address(environ.get("TABLETOP_METRICS_LISTEN", "")),
             log_format=log_format(environ.get("TABLETOP_LOG_FORMAT", "text")),
             otel_endpoint=environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
@@ -289,6 +319,22 @@ def rate(value: str) -> float:
         msg = f"expected a number of calls per second, 0 or more, got {value!r}"
         raise SettingsError(msg)
     return number
+
+
+def cap(value: str) -> int:
+    """Returns a whole number, 0 (no cap) or more, or refuses the setting."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        msg = f"expected a whole number, 0 (no cap) or more, got {value!r}"
+        raise SettingsError(msg)
+    return number
+
+
+def _cap(environ: Mapping[str, str], name: str, default: int) -> int:
+    return cap(environ.get(f"TABLETOP_MAX_{name}", str(default)))
 
 
 def burst(value: str) -> int:

@@ -36,6 +36,7 @@ from services.api.mutations import (
     expected_revision,
     seen_by_caller,
 )
+from services.api.quotas import TableQuotas, table_quotas
 from services.api.requests import (
     PageToken,
     decode_page_token,
@@ -56,15 +57,21 @@ log = logging.getLogger(__name__)
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """Play and watch games; every answer is redacted for its caller."""
 
-    def __init__(self, app: GamesApp, feed: Feed) -> None:
+    def __init__(
+        self, app: GamesApp, feed: Feed, quotas: TableQuotas | None = None
+    ) -> None:
         self.app = app
         self.feed = feed
+        self.quotas = table_quotas(app, 0, 0) if quotas is None else quotas
 
     async def CreateGame(  # noqa: N802 (gRPC method names)
         self, request: game_service_pb2.CreateGameRequest, context: Any
     ) -> game_service_pb2.CreateGameResponse:
-        """Opens a table and seats the caller in seat 0."""
-        return await serve(context, self._create_game, request)
+        """Opens a table and seats the caller in seat 0, within its quotas."""
+        async with self.quotas.opening(context, request) as opened:
+            response = await serve(context, self._create_game, request)
+            opened(response.game.name)
+        return response
 
     async def GetGame(  # noqa: N802
         self, request: game_service_pb2.GetGameRequest, context: Any
