@@ -34,6 +34,7 @@ import grpc
 from services.api.auth import bearer_token
 from services.api.errors import ApiError, rate_limited
 from services.api.interception import Guard, GuardingInterceptor, Handler
+from services.api.observe import status_code
 from services.tokens import token_hash
 
 # Beyond this many callers the least recently seen one is forgotten: ~200 bytes
@@ -47,6 +48,13 @@ DEFAULT_MAX_KEYS = 100_000
 DEFAULT_MAX_KNOWN = 100_000
 # The ``limit`` an ErrorInfo names for the limit every call counts against.
 ALL_CALLS = "calls"
+# What a call refused as malformed (INVALID_ARGUMENT: a shape over its limit,
+# an undecodable message, a move that is no move) costs its caller, in calls.
+# An honest client almost never sends one, and the costliest requests a caller
+# can send are refused ones: charged this much, a caller sending nothing else
+# gets a tenth of the rate (20 a second by default), so one client cannot
+# spend the server's CPU for the others on requests it knows will be refused.
+MALFORMED_CHARGE = 10
 
 
 @dataclass(slots=True)
@@ -106,6 +114,17 @@ class RateLimiter:
                 bucket.tokens = max(0.0, bucket.tokens - 1)
                 return 0.0
             return (1 - bucket.tokens) / self.rate
+
+    def charge(self, key: str, calls: float) -> None:
+        """Takes ``calls`` more from the key's bucket, after its call was admitted.
+
+        The bucket may go below empty, down to one burst's worth of debt: its
+        caller then waits until the debt is paid back at the rate.
+        """
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is not None:
+                bucket.tokens = max(-float(self.burst), bucket.tokens - calls)
 
     def __len__(self) -> int:
         with self._lock:
@@ -212,12 +231,17 @@ class RateLimitInterceptor(GuardingInterceptor):
 
         @contextlib.asynccontextmanager
         async def admitted(context: Any, _request: Any) -> AsyncIterator[None]:
-            await self._check(context, name, own)
-            yield
+            key = await self._check(context, name, own)
+            try:
+                yield
+            finally:
+                if _refused_as_malformed(context):
+                    self._limiter.charge(key, MALFORMED_CHARGE - 1)
 
         return admitted
 
-    async def _check(self, context: Any, name: str, own: RateLimiter | None) -> None:
+    async def _check(self, context: Any, name: str, own: RateLimiter | None) -> str:
+        """Returns the key the call was charged to, or aborts it over a limit."""
         key, names = caller_key(
             context.invocation_metadata(), context.peer(), self.known
         )
@@ -225,12 +249,17 @@ class RateLimitInterceptor(GuardingInterceptor):
         if wait > 0:
             refusal = _refusal(self._limiter, ALL_CALLS, names, wait)
             await context.abort_with_status(refusal)
-        if own is None:
-            return
-        wait = own.admit(f"peer:{peer_address(context.peer())}")
-        if wait > 0:
-            refusal = _refusal(own, name, "client address", wait)
-            await context.abort_with_status(refusal)
+        if own is not None:
+            wait = own.admit(f"peer:{peer_address(context.peer())}")
+            if wait > 0:
+                refusal = _refusal(own, name, "client address", wait)
+                await context.abort_with_status(refusal)
+        return key
+
+
+def _refused_as_malformed(context: Any) -> bool:
+    code = status_code(context.code()) if hasattr(context, "code") else None
+    return code is grpc.StatusCode.INVALID_ARGUMENT
 
 
 def _refusal(limiter: RateLimiter, limit: str, names: str, wait: float) -> grpc.Status:

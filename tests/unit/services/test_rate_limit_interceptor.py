@@ -140,3 +140,35 @@ def test_the_store_tells_the_limiter_of_every_token_that_acts_for_a_seat() -> No
 def test_known_tokens_need_room_for_one(size: int) -> None:
     with pytest.raises(ValueError, match="at least one"):
         KnownTokens(max_size=size)
+
+
+class Malformed(Context):
+    """A context whose call the handler refused with INVALID_ARGUMENT."""
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def refused_as_malformed(limits: RateLimitInterceptor) -> None:
+    handler: grpc.RpcMethodHandler[Any, Any] = grpc.unary_unary_rpc_method_handler(
+        lambda request, _: request
+    )
+    with pytest.raises(RuntimeError, match="refused"):
+        async with limits.guard_for(GET, handler)(Malformed(None), None):
+            raise RuntimeError("refused")  # as the handler's abort raises
+
+
+async def test_a_call_refused_as_malformed_costs_its_caller_ten_calls() -> None:
+    limits = RateLimitInterceptor(still(1, 30))
+    await refused_as_malformed(limits)  # 10 of the 30
+    await refused_as_malformed(limits)  # 20
+    admitted = [await call(limits, GET, None) for _ in range(10)]
+    assert admitted == [None] * 10
+    assert await call(limits, GET, None) is not None
+
+
+async def test_malformed_calls_leave_a_debt_of_at_most_one_burst() -> None:
+    limiter = RateLimiter(10, 5, clock=lambda: 1000.0)
+    assert limiter.admit("k") == 0
+    limiter.charge("k", 100)
+    assert limiter.admit("k") == pytest.approx((1 + 5) / 10)
