@@ -7,13 +7,13 @@ honest clients (default 8) play Split (``bench/noisy_players.py``); only
 their ``SubmitMove`` calls are timed.
 
 They play ``--seconds`` alone, then ``--seconds`` beside the noisy client of
-``bench/noisy_calls.py`` (1 MiB moves with its own seat token, made-up tokens,
-no token, and 1 MiB of undecodable bytes), paced by the server's ``RetryInfo``
-delays, and with ``--flood`` once more while it ignores them (``--bytes``
-makes its calls smaller: what a lower receive limit would leave). Every client
-connects from 127.0.0.1: honest calls carry seat tokens (a bucket per token);
-the noisy client's calls without a known token share the address's bucket with
-the honest clients' CreateGame and JoinGame, so a refusal of those is counted.
+``bench/noisy_calls.py`` (moves as large as the server reads, with its own seat token,
+made-up tokens, no token, and as many undecodable bytes), paced by the server's
+``RetryInfo`` delays, and with ``--flood`` once more while it ignores them (``--bytes``
+makes its calls smaller: what a lower receive limit would leave). Every client connects
+from 127.0.0.1: honest calls carry seat tokens (a bucket per token); the noisy client's
+calls without a known token share the address's bucket with the honest clients'
+CreateGame and JoinGame, so a refusal of those is counted.
 
 It prints the honest clients' p50/p99 and moves/s in each phase, the ratio of
 p50s, and the noisy calls sent and their answers, and checks the store: every

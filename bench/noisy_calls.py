@@ -1,17 +1,17 @@
 """The noisy neighbour of ``bench/noisy.py``: the costliest refused calls it can send.
 
-It runs in a process of its own, so that its work on this side (building and
-copying 1 MiB messages) never holds up the honest clients' event loop and so
-their latencies measure the server. It sends four kinds of call, each kind by
+It runs in a process of its own, so that its work on this side (building and copying
+messages as large as the server reads) never holds up the honest clients' event loop and
+so their latencies measure the server. It sends four kinds of call, each kind by
 ``per_kind`` workers on a connection of its own:
 
-* ``seat``: a Qwirkle ``SubmitMove`` of about 74,000 placements (just under the
-  server's 1 MiB receive limit) in the noisy client's own game, with the real
-  token of the seat to move, so the server gets as far as it ever goes with a
-  move before refusing it. Charged to that token's bucket.
+* ``seat``: a Qwirkle ``SubmitMove`` of as many placements as fit under the server's
+  receive limit (64 KiB: about 4,600) in the noisy client's own game, with the real
+  token of the seat to move, so the server gets as far as it ever goes with a move
+  before refusing it. Charged to that token's bucket.
 * ``made-up``: the same move with a new made-up token on every call.
 * ``anonymous``: the same move with no token at all.
-* ``undecodable``: 1 MiB that is no ``SubmitMoveRequest``: the same move whose
+* ``undecodable``: as many bytes that are no ``SubmitMoveRequest``: the same move whose
   last field claims more bytes than follow, so the parser reads it all first.
 
 Every client connects from 127.0.0.1. The last three kinds carry no credential
@@ -39,9 +39,11 @@ from google.protobuf import duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 from tabletop.v1 import game_service_pb2 as api
 
+from infra.server import MAX_REQUEST_BYTES
+
 METHOD = "/tabletop.v1.GameService/SubmitMove"
 KINDS = ("seat", "made-up", "anonymous", "undecodable")
-RECEIVE_LIMIT = 1 << 20  # the server's grpc.max_receive_message_length
+RECEIVE_LIMIT = MAX_REQUEST_BYTES  # the largest request the server reads
 CALL_SECONDS = 10.0  # deadline of one noisy call
 MAX_CALLS = 1_000_000  # per worker, beside the time bound
 _DETAILS = "grpc-status-details-bin"

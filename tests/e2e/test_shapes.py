@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import grpc
+import pytest
 from tabletop.v1 import (
     common_pb2,
     game_audit_service_pb2,
@@ -12,11 +13,14 @@ from tabletop.v1 import (
     qwirkle_pb2,
 )
 
+from infra.server import MAX_REQUEST_BYTES
 from tests.e2e.client import auth, error_of, expect_error, get, seat_of, start_two_seats
 from tests.e2e.conftest import Server
 
-# The attack of issue 16: about 1 MiB, just under the server's receive limit.
+# The attack of issue 16: about 1 MiB, which gRPC now refuses by its size.
 ATTACK_PLACEMENTS = 74_000
+# As many as fit under the server's receive limit: refused by their shape.
+LARGEST_PLACEMENTS = 4_000
 
 
 def huge_placement(count: int) -> move_pb2.Move:
@@ -39,16 +43,16 @@ def huge_placement(count: int) -> move_pb2.Move:
     )
 
 
-def test_a_qwirkle_move_of_74000_placements_is_refused_by_its_shape(
+def test_a_qwirkle_move_of_4000_placements_is_refused_by_its_shape(
     server: Server,
 ) -> None:
     name, tokens = start_two_seats(server.stub)
     before = get(server.stub, name, None)
     mover = tokens[seat_of(before.current_player)]
     request = game_service_pb2.SubmitMoveRequest(
-        name=name, move=huge_placement(ATTACK_PLACEMENTS)
+        name=name, move=huge_placement(LARGEST_PLACEMENTS)
     )
-    assert len(request.SerializeToString()) > 1_000_000
+    assert MAX_REQUEST_BYTES / 2 < request.ByteSize() < MAX_REQUEST_BYTES
 
     code, reason, metadata = expect_error(
         server.stub.SubmitMove, request, metadata=auth(mover), timeout=30
@@ -59,8 +63,27 @@ def test_a_qwirkle_move_of_74000_placements_is_refused_by_its_shape(
     assert metadata == {
         "field": "move.qwirkle.place_tiles.placements",
         "limit": "6",
-        "size": str(ATTACK_PLACEMENTS),
+        "size": str(LARGEST_PLACEMENTS),
     }
+    assert get(server.stub, name, None).revision == before.revision
+
+
+def test_a_qwirkle_move_of_74000_placements_is_refused_before_it_is_read(
+    server: Server,
+) -> None:
+    name, tokens = start_two_seats(server.stub)
+    before = get(server.stub, name, None)
+    mover = tokens[seat_of(before.current_player)]
+    request = game_service_pb2.SubmitMoveRequest(
+        name=name, move=huge_placement(ATTACK_PLACEMENTS)
+    )
+    assert request.ByteSize() > 1_000_000
+
+    with pytest.raises(grpc.RpcError) as refused:
+        server.stub.SubmitMove(request, metadata=auth(mover), timeout=30)
+
+    # gRPC itself refuses a request over the receive limit, before our code.
+    assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
     assert get(server.stub, name, None).revision == before.revision
 
 

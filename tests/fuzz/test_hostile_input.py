@@ -38,6 +38,7 @@ from tabletop.v1 import (
     move_pb2,
 )
 
+from infra.server import MAX_REQUEST_BYTES
 from tests.e2e.client import auth, health_status
 from tests.e2e.conftest import Server, start_server
 from tests.fuzz.conftest import CASES, EXAMPLES_VARIABLE
@@ -54,7 +55,7 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-RECEIVE_LIMIT = 1 << 20  # infra/server.py SERVER_OPTIONS max_receive_message_length
+RECEIVE_LIMIT = MAX_REQUEST_BYTES  # gRPC refuses longer requests itself
 _REASON = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*")
 _SERVICES = (
     game_service_pb2.DESCRIPTOR.services_by_name["GameService"],

@@ -18,6 +18,7 @@ from tabletop.v1 import game_service_pb2 as api
 from domain.common.decision import Rejected
 from domain.common.seats import Seat, Spectator, Viewer
 from domain.common.table import TableStatus
+from infra.server import MAX_REQUEST_BYTES
 from services.api.convert.game import game_name, game_to_proto
 from services.api.convert.registry import CONVERTERS
 from services.api.shape_limits import LIMITS
@@ -83,7 +84,9 @@ def _assert_views_fit(record: GameRecord) -> None:
     games = [game_to_proto(record, viewer, full=True) for viewer in viewers]
     games.append(game_to_proto(record, Spectator(), full=True, reveal_all=True))
     for game in games:
-        assert oversized(api.CreateGameRequest(game=game)) is None, game
+        request = api.CreateGameRequest(game=game)
+        assert oversized(request) is None, game
+        assert request.ByteSize() < MAX_REQUEST_BYTES // 4  # far under gRPC's limit
 
 
 def _assert_moves_fit(record: GameRecord, seats: tuple[int, ...]) -> list[Any]:
