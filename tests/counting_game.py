@@ -1,8 +1,10 @@
 """A tiny game for testing the table: seats take turns adding to a shared count.
 
-``Add(seat, n, draw=True)`` stands for a move that reveals something (as a card
-draw does), so the game says it cannot be taken back alone. The game ends when
-the count reaches ``TARGET``; the seat that reached it wins.
+``Add(seat, n, draw=True)`` stands for a move that reveals something to its
+mover (as a card draw does), so the game says it cannot be taken back alone;
+``show=True`` for one that shows the other seats something hidden (as a round
+end that shows every hand does), which no takeback may cross. The game ends
+when the count reaches ``TARGET``; the seat that reached it wins.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class Add:
     seat: int
     n: int
     draw: bool = False
+    show: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,7 @@ class Added:
     seat: int
     n: int
     draw: bool
+    show: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +64,7 @@ def _decide(state: State, command: Add, rng: Rng) -> Decision[Added]:
     del rng
     if command.seat != state.to_move:
         return reject("NOT_YOUR_TURN", "Not your turn.", "count/turn")
-    return Accepted((Added(command.seat, command.n, command.draw),))
+    return Accepted((Added(command.seat, command.n, command.draw, command.show),))
 
 
 def _evolve(state: State, event: Added) -> State:
@@ -111,7 +115,8 @@ RULES: GameRules[State, Add, Added, Config] = GameRules(
     outcome=_outcome,
     to_move=lambda state: (state.to_move,) if state.count < TARGET else (),
     actor=lambda command: command.seat,
-    self_undoable=lambda events: not any(e.draw for e in events),
+    self_undoable=lambda events: not any(e.draw or e.show for e in events),
+    reveals_to_others=lambda events: any(e.show for e in events),
     events={"counting.Added": Added},
     commands={"counting.Add": Add},
     values={"counting.Config": Config},

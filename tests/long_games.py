@@ -21,15 +21,19 @@ def first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
 def long_game(app: GamesApp, events: int) -> UUID:
     """Returns a Hues and Cues game grown to at least ``events`` events.
 
-    Seat 0 gives a first cue and takes it back alone, four events a cycle;
-    every other request carries a request id, so the game remembers many.
+    Seat 0 gives a first cue and the others agree to take it back (alone, a
+    seat may take back only a few moves a turn, T18), eight events a cycle;
+    most requests carry a request id, so the game remembers many.
     """
     config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
     created = app.create_game(RULES.name, config, 3, "Ana", SEED, "create", "h")
     assert not isinstance(created, Rejected)
     game_id = created.record.game_id
+    tokens = [created.token]
     for name in ("Ben", "Cy"):
-        assert not isinstance(app.join_game(game_id, name), Rejected)
+        joined = app.join_game(game_id, name)
+        assert not isinstance(joined, Rejected)
+        tokens.append(joined.token)
     token = created.token
     applied = app.start_game(game_id, token)
     cycle = 0
@@ -38,6 +42,22 @@ def long_game(app: GamesApp, events: int) -> UUID:
         request = f"cue-{cycle}" if cycle % 2 else ""
         applied = app.submit_move(game_id, token, first_cue, 0, request, "h")
         assert isinstance(applied, Applied), applied
-        applied = app.undo_move(game_id, Call(token, f"undo-{cycle}", "h"))
+        applied = take_back(app, game_id, tokens, cycle)
     assert isinstance(applied, Applied), applied
     return game_id
+
+
+def take_back(
+    app: GamesApp, game_id: UUID, tokens: list[str], cycle: int
+) -> Applied | Rejected:
+    """Seat 0 proposes taking its move back; the other seats accept."""
+    applied = app.propose_undo(game_id, Call(tokens[0], f"undo-{cycle}", "h"))
+    assert isinstance(applied, Applied), applied
+    proposal = applied.record.table.undo.proposal
+    assert proposal is not None
+    for seat in (1, 2):
+        call = Call(tokens[seat], f"accept-{cycle}-{seat}", "h")
+        applied = app.respond_undo(
+            game_id, proposal.proposal_id, accept=True, call=call
+        )
+    return applied

@@ -55,6 +55,12 @@ class GameRules(Generic[S, C, E, Cfg]):
     # Whether a move's events revealed nothing (no draw, reveal or random step),
     # so that its mover may take it back alone (DESIGN §6).
     self_undoable: Callable[[tuple[E, ...]], bool]
+    # Whether a move's events showed a seat other than the mover, or spectators,
+    # something hidden that was not the mover's own to show (a round end that
+    # shows every hand, a card turned up from a hidden pile, a card dealt to
+    # another seat): what was seen cannot be unseen, so no takeback crosses it
+    # (DESIGN §6, T19). Cards the mover held and plays are theirs to show.
+    reveals_to_others: Callable[[tuple[E, ...]], bool]
     events: Mapping[str, type[Any]]
     commands: Mapping[str, type[Any]]
     values: Mapping[str, type[Any]]

@@ -167,7 +167,9 @@ def play(table: Table, rules: Rules, seat: int, command: Any) -> Decision[Any]:
     if isinstance(decision, Rejected):
         return decision
     events = decision.events
-    played = MovePlayed(seat, rules.self_undoable(events))
+    played = MovePlayed(
+        seat, rules.self_undoable(events), rules.reveals_to_others(events)
+    )
     finished = _finish_if_over(table, rules, table.game, events)
     return Accepted((*withdraw_proposal(table), played, *events, *finished))
 

@@ -5,7 +5,10 @@ has acted since and the move revealed nothing. Otherwise they propose; every
 other seated player must accept; a decline or a new move closes the proposal,
 and after a decline the proposer waits longer each time before proposing again.
 Taking back never re-rolls luck: the game's random labels count steps in its
-state, so the same move made again draws the same tiles.
+state, so the same move made again draws the same tiles. Two bounds: a seat
+takes its moves back alone at most ``SELF_UNDO_LIMIT`` times before another
+seat moves (T18), and no takeback crosses a move that showed others something
+hidden (T19).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from domain.common.decision import Accepted, Decision, Rejected, reject
 from domain.common.table import Table, TableStatus, not_seated
 from domain.common.undo import (
     PROPOSAL_LIFETIME,
+    SELF_UNDO_LIMIT,
     MovesUndone,
     Proposal,
     UndoAccepted,
@@ -39,6 +43,15 @@ def undo_move(table: Table, seat: int, now: datetime) -> Decision[UndoEvent]:
             "Your last move drew or revealed something; propose a takeback instead.",
             "table/self_undo",
         )
+    counted = table.undo.self_undos
+    if counted.seat == seat and counted.count >= SELF_UNDO_LIMIT:
+        return reject(
+            "SELF_UNDO_LIMIT_REACHED",
+            f"You have taken back {SELF_UNDO_LIMIT} moves alone this turn, the "
+            "most allowed; propose a takeback for the others to accept instead.",
+            "table/self_undo_limit",
+            limit=SELF_UNDO_LIMIT,
+        )
     closing = _close_open(table, now, UndoOutcome.WITHDRAWN)
     return Accepted((*closing, MovesUndone(point.revision, 1, seat, 0)))
 
@@ -48,6 +61,9 @@ def propose_undo(table: Table, seat: int, now: datetime) -> Decision[UndoEvent]:
     point = _own_last_move(table, seat)
     if isinstance(point, Rejected):
         return point
+    crossed = _crossed_reveal(table, point.revision)
+    if crossed is not None:
+        return crossed
     open_proposal = _live(table, now)
     if open_proposal is not None:
         return reject(
@@ -100,6 +116,9 @@ def respond_undo(
     if waiting - set(proposal.accepted_by):
         return Accepted((agreed,))
     target = proposal.target_revision
+    crossed = _crossed_reveal(table, target)
+    if crossed is not None:  # a proposal opened before reveals were recorded
+        return crossed
     moves = sum(1 for point in table.undo.points if point.revision >= target)
     undone = MovesUndone(target, moves, proposal.proposer, proposal_id)
     resolved = UndoResolved(proposal_id, UndoOutcome.ACCEPTED, seat, now)
@@ -131,6 +150,21 @@ def _own_last_move(table: Table, seat: int) -> UndoPoint | Rejected:
             lastMover=points[-1].seat,
         )
     return points[-1]
+
+
+def _crossed_reveal(table: Table, target: int) -> Rejected | None:
+    """Refuses to take the game back past a move that showed others something."""
+    shown = [p for p in table.undo.points if p.revision >= target and p.reveals]
+    if not shown:
+        return None
+    return reject(
+        "TAKEBACK_CROSSES_REVEAL",
+        "The move to take back showed other players something hidden (a hand, "
+        "a card turned up or dealt); what was seen cannot be unseen, so no "
+        "takeback can cross it.",
+        "table/no_takeback_across_a_reveal",
+        revealedAtRevision=shown[0].revision + 1,
+    )
 
 
 def _live(table: Table, now: datetime) -> Proposal | None:

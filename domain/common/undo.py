@@ -3,6 +3,8 @@
 Undo never deletes an event: it appends ``MovesUndone``, after which the game's
 state equals its state at ``target_revision`` (DESIGN §6). Every move pushes an
 ``UndoPoint`` holding the game state before it; taking moves back pops them.
+The undos a seat made alone are counted here too, so that the limit on them
+(decision T18) follows from the events on every server process and in a replay.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(minutes=15)
 # How many of the last moves a table remembers for undo.
 MAX_UNDO_POINTS = 20
+# How often a seat may take its own moves back alone before another seat moves
+# (T18): enough for slips, too few for a move-and-undo loop to flood a game.
+SELF_UNDO_LIMIT = 3
 
 
 class UndoOutcome(StrEnum):
@@ -36,11 +41,15 @@ class MovePlayed:
     """A seat made a move; the game's events of that move follow.
 
     ``undoable`` records the game's verdict that the move revealed nothing (no
-    draw, no reveal, no random step), so its mover may take it back alone.
+    draw, no reveal, no random step), so its mover may take it back alone;
+    ``reveals`` its verdict that the move showed another seat or a spectator
+    something hidden, so no takeback may cross it (T19). Moves stored before
+    that verdict was recorded read as False: the rule they were made under.
     """
 
     seat: int
     undoable: bool
+    reveals: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +115,7 @@ class UndoPoint:
     # The turn timer's deadline when the move was made (None: no timer), which
     # taking the move back alone restores (domain.common.turn_timer).
     deadline: datetime | None = None
+    reveals: bool = False  # it showed others something hidden: never taken back
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +138,14 @@ class Declines:
 
 
 @dataclass(frozen=True, slots=True)
+class SelfUndos:
+    """How often ``seat`` took its own moves back alone since another seat moved."""
+
+    seat: int = -1  # the seat that moved last (-1: nobody yet)
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class UndoState:
     """What a table remembers for undo."""
 
@@ -135,6 +153,7 @@ class UndoState:
     proposal: Proposal | None = None
     proposals_made: int = 0
     declines: tuple[tuple[int, Declines], ...] = ()
+    self_undos: SelfUndos = SelfUndos()
 
     def declines_of(self, seat: int) -> Declines | None:
         """Returns the declines of a seat's proposals, None if never declined."""
@@ -161,9 +180,12 @@ def evolve_undo(
     """
     match event:
         case MovePlayed():
-            point = UndoPoint(event.seat, revision, game, event.undoable, deadline)
+            point = UndoPoint(
+                event.seat, revision, game, event.undoable, deadline, event.reveals
+            )
             points = (*state.points, point)[-MAX_UNDO_POINTS:]
-            return replace(state, points=points), game
+            counted = _moved(state.self_undos, event.seat)
+            return replace(state, points=points, self_undos=counted), game
         case UndoProposed():
             opened = Proposal(
                 event.proposal_id,
@@ -184,7 +206,23 @@ def evolve_undo(
         case MovesUndone():
             kept = state.points[: len(state.points) - event.moves]
             restored = state.points[len(kept)].game
-            return replace(state, points=kept), restored
+            counted = state.self_undos
+            if event.proposal_id == 0:
+                counted = _undone_alone(counted, event.seat)
+            return replace(state, points=kept, self_undos=counted), restored
+
+
+def _moved(counted: SelfUndos, seat: int) -> SelfUndos:
+    # Another seat's move ends the turn: the count starts again. A takeback by
+    # consent does not, so it can never be a way around the limit.
+    return counted if seat == counted.seat else SelfUndos(seat, 0)
+
+
+def _undone_alone(counted: SelfUndos, seat: int) -> SelfUndos:
+    if seat == counted.seat:
+        return replace(counted, count=counted.count + 1)
+    # A takeback by consent left this seat's earlier move last.
+    return SelfUndos(seat, 1)
 
 
 def _resolved(state: UndoState, event: UndoResolved) -> UndoState:

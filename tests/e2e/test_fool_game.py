@@ -117,11 +117,24 @@ def play(
         facts = [fact.WhichOneof("event") for fact in fool_events(list(reply.events))]
         first_card = current.move_count == 0
         round_end = "hands_dealt" in facts and "round_scored" in facts
-        if (first_card or round_end) and len(takebacks) < 2:
+        if round_end and "round end refused" not in takebacks:
+            # T19: the round end showed every hand; no takeback may cross it.
+            code, reason, _ = expect_error(
+                server.stub.ProposeUndo,
+                api.ProposeUndoRequest(name=name),
+                metadata=auth(tokens[seat]),
+                timeout=10,
+            )
+            assert (code, reason) == (
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "TAKEBACK_CROSSES_REVEAL",
+            )
+            takebacks.append("round end refused")
+        if first_card and not takebacks:
             take_back(server, name, tokens, seat)
             again = submit(server.stub, name, tokens[seat], move)
             assert fool_events(list(again.events)) == fool_events(list(reply.events))
-            takebacks.append("first card" if first_card else "round end")
+            takebacks.append("first card")
             reply = again
         if reply.game.move_count == 20:
             check_middle_revision(server, name, tokens)
@@ -146,7 +159,7 @@ def test_four_seats_play_fool_to_the_end_while_a_spectator_follows(
 
     takebacks = play(server, name, tokens, random.Random(2026))
 
-    assert takebacks == ["first card", "round end"]
+    assert takebacks == ["first card", "round end refused"]
     final = get(server.stub, name)
     assert final.state == game_pb2.GAME_STATE_FINISHED
     items = spectator.finish()
@@ -161,7 +174,7 @@ def test_four_seats_play_fool_to_the_end_while_a_spectator_follows(
     scored = [e.fool.round_scored for e in seen if e.fool.HasField("round_scored")]
     assert list(scored[-1].totals) == [p.score for p in final.players]
     assert any(e.fool.HasField("game_ended") for e in seen)
-    assert sum(e.HasField("moves_undone") for e in seen) == 2
+    assert sum(e.HasField("moves_undone") for e in seen) == 1
     # Live, the spectator saw no dealt card; a replay after the end shows all.
     dealt = [e.fool.hands_dealt for e in seen if e.fool.HasField("hands_dealt")]
     assert all(not hand.cards for deal in dealt for hand in deal.hands)

@@ -31,7 +31,14 @@ from domain.games.fool.model import (
     TrickResolved,
     card_from_id,
 )
-from domain.games.fool.rules import actor, decide, outcome, self_undoable, to_move
+from domain.games.fool.rules import (
+    actor,
+    decide,
+    outcome,
+    reveals_to_others,
+    self_undoable,
+    to_move,
+)
 from domain.games.fool.setup import check_config, initial_state, setup
 from domain.games.fool.views import FoolPrivate, FoolPublic, FoolView, view, visible
 
@@ -68,6 +75,7 @@ RULES: GameRules[State, Command, Event, FoolConfig] = GameRules(
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,
+    reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,

@@ -28,6 +28,7 @@ from domain.games.fool.model import (
     Command,
     Event,
     GameEnded,
+    HandsDealt,
     Phase,
     PlayCard,
     RoundScored,
@@ -61,6 +62,18 @@ def self_undoable(events: tuple[Event, ...]) -> bool:
     """
     del events
     return False
+
+
+def reveals_to_others(events: tuple[Event, ...]) -> bool:
+    """Tells whether a move showed others something hidden, so no takeback crosses it.
+
+    T19: a round end shows every hand left (§3.3, ``RoundScored``) and deals new
+    hands; the end of the game shows everything. A card played was the mover's
+    own to show, so consent is enough to take it back.
+    """
+    return any(
+        isinstance(event, RoundScored | HandsDealt | GameEnded) for event in events
+    )
 
 
 def outcome(state: State) -> Outcome:

@@ -55,6 +55,7 @@ from domain.games.gnoming_a_round.rules import (
     actor,
     decide,
     outcome,
+    reveals_to_others,
     self_undoable,
     to_move,
 )
@@ -130,6 +131,7 @@ RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules(
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,
+    reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,

@@ -28,10 +28,17 @@ from domain.games.gnoming_a_round.events import (
     CardDiscarded,
     CardKept,
     CardRejected,
+    DiscardPileRefilled,
     DiscardTaken,
     Event,
+    GameEnded,
     HazardDeclined,
+    HazardFlipped,
     HazardRemoved,
+    HazardTurnedUp,
+    InitialCardsFlipped,
+    RoundDealt,
+    RoundScored,
     TurnStarted,
 )
 from domain.games.gnoming_a_round.model import (
@@ -112,6 +119,38 @@ def _silent(event: Event) -> bool:
             return not event.from_draw_pile
         case _:
             return isinstance(event, _SILENT)
+
+
+# T19: events that turn up a card nobody had seen (face down or on the pile).
+_TURNED_UP = (
+    RoundDealt,
+    InitialCardsFlipped,
+    HazardFlipped,
+    HazardTurnedUp,
+    DiscardPileRefilled,
+    RoundScored,
+    GameEnded,
+)
+
+
+def reveals_to_others(events: tuple[Event, ...]) -> bool:
+    """Tells whether a move showed others something hidden, so no takeback crosses it.
+
+    T19: a face-down card turned up (the first flips, a hazard's flip, a card
+    displaced from face down), a card turned up from the draw pile (a refill, a
+    hazard set aside, the deal's discards) and a round's scoring, which shows
+    every layout. A card the mover drew, then kept or discarded, was theirs to
+    show: only they had seen it, so consent is enough to take that back.
+    """
+    return any(_turns_up(event) for event in events)
+
+
+def _turns_up(event: Event) -> bool:
+    match event:
+        case CardKept() | CardBounced():
+            return event.displaced_face_down
+        case _:
+            return isinstance(event, _TURNED_UP)
 
 
 def outcome(state: State) -> Outcome:

@@ -46,6 +46,7 @@ from domain.games.hues_and_cues.rules import (
     actor,
     decide,
     outcome,
+    reveals_to_others,
     self_undoable,
     to_move,
 )
@@ -101,6 +102,7 @@ RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,
+    reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,

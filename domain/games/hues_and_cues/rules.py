@@ -25,18 +25,23 @@ from domain.games.hues_and_cues.checks import (
 from domain.games.hues_and_cues.cues import FIRST_CUE, SECOND_CUE, check_cue
 from domain.games.hues_and_cues.evolve import evolve
 from domain.games.hues_and_cues.model import (
+    CardDrawn,
     Command,
     CueGiven,
     Event,
+    FirstCueGiverChosen,
+    GameEnded,
     GiveFirstCue,
     GiveSecondCue,
     GuessPlaced,
     Phase,
     PlaceGuess,
+    RoundScored,
     SecondCueSkipped,
     SkipSecondCue,
     State,
     TargetChosen,
+    TargetRevealed,
 )
 from domain.games.hues_and_cues.rounds import round_end
 
@@ -67,6 +72,21 @@ def self_undoable(events: tuple[Event, ...]) -> bool:
     the last guess of a round reveal the target and score the round.
     """
     return all(isinstance(event, _QUIET) for event in events)
+
+
+# T19: what a round end shows everyone, and the card dealt to another seat.
+_SHOWN = (TargetRevealed, RoundScored, CardDrawn, FirstCueGiverChosen, GameEnded)
+
+
+def reveals_to_others(events: tuple[Event, ...]) -> bool:
+    """Tells whether a move showed others something hidden, so no takeback crosses it.
+
+    T19: the end of a round reveals the target (§3.5) and deals the next cue
+    giver a card only they see (D13); the first cue giver drawn with the seed
+    and the end of the game are shown to all. A cue and a guess show nothing
+    hidden.
+    """
+    return any(isinstance(event, _SHOWN) for event in events)
 
 
 def outcome(state: State) -> Outcome:

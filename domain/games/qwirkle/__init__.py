@@ -35,7 +35,14 @@ from domain.games.qwirkle.model import (
     TurnPassed,
     TurnScored,
 )
-from domain.games.qwirkle.rules import actor, decide, outcome, self_undoable, to_move
+from domain.games.qwirkle.rules import (
+    actor,
+    decide,
+    outcome,
+    reveals_to_others,
+    self_undoable,
+    to_move,
+)
 from domain.games.qwirkle.setup import check_config, initial_state, setup
 from domain.games.qwirkle.views import (
     QwirklePrivate,
@@ -84,6 +91,7 @@ RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,
+    reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,

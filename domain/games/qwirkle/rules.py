@@ -31,6 +31,7 @@ from domain.games.qwirkle.model import (
     Pass,
     Phase,
     PlaceTiles,
+    StartingPlayerChosen,
     State,
     TilesDealt,
     TilesDrawn,
@@ -66,6 +67,19 @@ def self_undoable(events: tuple[Event, ...]) -> bool:
     return not any(
         isinstance(event, TilesExchanged | GameEnded | TilesDealt)
         or (isinstance(event, TilesDrawn) and event.count > 0)
+        for event in events
+    )
+
+
+def reveals_to_others(events: tuple[Event, ...]) -> bool:
+    """Tells whether a move showed others something hidden, so no takeback crosses it.
+
+    T19: the deal, the starting player chosen from every rack (§3), and the end
+    of the game, which shows every rack. Placed tiles were the mover's own to
+    show; drawn and exchanged tiles are shown to their drawer alone (D9).
+    """
+    return any(
+        isinstance(event, TilesDealt | StartingPlayerChosen | GameEnded)
         for event in events
     )
 

@@ -56,7 +56,14 @@ from domain.games.split.model import (
     TakeFromDiscard,
     Upgrade,
 )
-from domain.games.split.rules import actor, decide, outcome, self_undoable, to_move
+from domain.games.split.rules import (
+    actor,
+    decide,
+    outcome,
+    reveals_to_others,
+    self_undoable,
+    to_move,
+)
 from domain.games.split.setup import check_config, initial_state, setup
 from domain.games.split.views import SplitPrivate, SplitPublic, SplitView, view, visible
 
@@ -111,6 +118,7 @@ RULES: GameRules[State, Command, Event, SplitConfig] = GameRules(
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,
+    reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,

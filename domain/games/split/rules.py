@@ -27,10 +27,13 @@ from domain.games.split.events import (
     CardDiscarded,
     DiscardTaken,
     Event,
+    GameEnded,
     LateMeldFinished,
     MatchMade,
     MatchUpgraded,
     NegativeMarked,
+    RoundDealt,
+    RoundScored,
     StrongBonusDeclined,
     WeakBonusResolved,
 )
@@ -104,6 +107,19 @@ def self_undoable(events: tuple[Event, ...]) -> bool:
             case _:
                 return False
     return True
+
+
+def reveals_to_others(events: tuple[Event, ...]) -> bool:
+    """Tells whether a move showed others something hidden, so no takeback crosses it.
+
+    T19: a round's scoring shows every hand left (§4.9) and the next deal
+    follows; the end of the game shows everything. A drawn card is shown to its
+    drawer alone (§4.1, §4.5), and cards matched or discarded were the mover's
+    own to show, so consent is enough to take those back.
+    """
+    return any(
+        isinstance(event, RoundScored | RoundDealt | GameEnded) for event in events
+    )
 
 
 def outcome(state: State) -> Outcome:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from uuid import UUID
 
 import pytest
 
 from domain.common.decision import Rejected
-from domain.common.undo import MovesUndone, UndoProposed
+from domain.common.undo import SELF_UNDO_LIMIT, MovesUndone, UndoProposed
+from domain.games.fool import FoolConfig, RoundScored
+from domain.games.hues_and_cues import GiveFirstCue, HuesAndCuesConfig
 from domain.games.qwirkle import QwirkleConfig, TilesDrawn
 from services.games import Applied, Call, GamesApp, Seated
+from services.records import GameRecord
 from tests.playing import Clock, always
 
 SEED = bytes(range(32))
@@ -108,3 +112,64 @@ def test_a_stale_expected_revision_aborts_a_proposal(app: GamesApp) -> None:
     refused = app.propose_undo(ana.record.game_id, stale)
     assert isinstance(refused, Rejected)
     assert refused.reason == "REVISION_MISMATCH"
+
+
+def _seated(
+    app: GamesApp, game_type: str, config: object, players: int
+) -> tuple[UUID, list[str]]:
+    first = app.create_game(game_type, config, players, "Ana", SEED)
+    assert isinstance(first, Seated)
+    game_id = first.record.game_id
+    tokens = [first.token]
+    for name in ("Ben", "Cy", "Di")[: players - 1]:
+        joined = app.join_game(game_id, name)
+        assert isinstance(joined, Seated)
+        tokens.append(joined.token)
+    assert isinstance(app.start_game(game_id, first.token), Applied)
+    return game_id, tokens
+
+
+def _first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
+    moves = record.rules.legal_moves(record.table.game, seat)
+    return next(m for m in moves if isinstance(m, GiveFirstCue))
+
+
+def test_a_loop_of_cue_and_undo_alone_is_refused_after_the_limit(
+    app: GamesApp,
+) -> None:
+    config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
+    game_id, tokens = _seated(app, "hues_and_cues", config, 3)
+    for _ in range(SELF_UNDO_LIMIT):
+        assert isinstance(app.submit_move(game_id, tokens[0], _first_cue), Applied)
+        assert isinstance(app.undo_move(game_id, Call(tokens[0])), Applied)
+    played = app.submit_move(game_id, tokens[0], _first_cue)
+    assert isinstance(played, Applied)
+    refused = app.undo_move(game_id, Call(tokens[0]))
+    assert isinstance(refused, Rejected)
+    assert refused.reason == "SELF_UNDO_LIMIT_REACHED"
+    assert len(app.recorded_events(game_id)) == played.record.revision
+
+
+def _to_round_end(app: GamesApp, game_id: UUID, tokens: list[str]) -> int:
+    """Plays legal cards until a round ends; returns the seat that ended it."""
+    while True:
+        record = app.get_game(game_id)
+        assert record is not None
+        (seat,) = record.rules.to_move(record.table.game)
+        move = next(iter(record.rules.legal_moves(record.table.game, seat)))
+        played = app.submit_move(game_id, tokens[seat], always(move))
+        assert isinstance(played, Applied), played
+        if any(isinstance(item.event, RoundScored) for item in played.events):
+            return seat
+
+
+def test_a_takeback_across_a_fool_round_end_that_showed_every_hand_is_refused(
+    app: GamesApp,
+) -> None:
+    game_id, tokens = _seated(app, "fool", FoolConfig(), 4)
+    seat = _to_round_end(app, game_id, tokens)
+    revision = len(app.recorded_events(game_id))
+    refused = app.propose_undo(game_id, Call(tokens[seat]))
+    assert isinstance(refused, Rejected)
+    assert refused.reason == "TAKEBACK_CROSSES_REVEAL"
+    assert len(app.recorded_events(game_id)) == revision

@@ -243,7 +243,10 @@ def test_play_hands_the_command_to_the_games_rules() -> None:
     events = accepted(tables.play(table, RULES, seat, command))
     game_events = accepted(RULES.decide(table.game, command, table.rng))
     # The table marks the move first (for undo), then records the game's events.
-    assert events == (MovePlayed(seat, RULES.self_undoable(game_events)), *game_events)
+    played = MovePlayed(
+        seat, RULES.self_undoable(game_events), RULES.reveals_to_others(game_events)
+    )
+    assert events == (played, *game_events)
     assert fold_table(events, table).game == RULES.fold(table.game, game_events)
 
 

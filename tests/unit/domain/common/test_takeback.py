@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,6 +15,7 @@ from domain.common.takeback import propose_undo, respond_undo, undo_move
 from domain.common.undo import (
     BACKOFF_FIRST,
     PROPOSAL_LIFETIME,
+    SELF_UNDO_LIMIT,
     MovePlayed,
     MovesUndone,
     UndoAccepted,
@@ -51,15 +53,25 @@ def _started(players: int = 3) -> tables.Table:
     return _apply(table, tables.start(table, RULES, 0))
 
 
-def _move(table: tables.Table, seat: int, n: int = 1, *, draw: bool = False) -> Any:
-    return _apply(table, tables.play(table, RULES, seat, Add(seat, n, draw)))
+def _move(
+    table: tables.Table,
+    seat: int,
+    n: int = 1,
+    *,
+    draw: bool = False,
+    show: bool = False,
+) -> Any:
+    return _apply(table, tables.play(table, RULES, seat, Add(seat, n, draw, show)))
 
 
 def test_every_move_is_marked_for_undo_with_the_games_verdict() -> None:
     table = _started()
     decision = tables.play(table, RULES, 0, Add(0, 2, draw=True))
     assert isinstance(decision, Accepted)
-    assert decision.events[0] == MovePlayed(0, undoable=False)
+    assert decision.events[0] == MovePlayed(0, undoable=False, reveals=False)
+    shown = tables.play(table, RULES, 0, Add(0, 2, show=True))
+    assert isinstance(shown, Accepted)
+    assert shown.events[0] == MovePlayed(0, undoable=False, reveals=True)
 
 
 def test_a_player_takes_back_a_move_that_revealed_nothing() -> None:
@@ -208,3 +220,79 @@ def test_a_seat_nobody_holds_cannot_undo(seat: int) -> None:
     table = _move(_started(2), 0)
     _refused(undo_move(table, seat, NOW), "NOT_A_PARTICIPANT")
     _refused(respond_undo(table, seat, 1, accept=True, now=NOW), "NOT_A_PARTICIPANT")
+
+
+def _move_and_undo(table: tables.Table, seat: int, times: int) -> tables.Table:
+    for _ in range(times):
+        table = _move(table, seat)
+        table = _apply(table, undo_move(table, seat, NOW))
+    return table
+
+
+def test_a_loop_of_move_and_undo_is_refused_after_a_few_undos_a_turn() -> None:
+    table = _move_and_undo(_started(2), 0, SELF_UNDO_LIMIT)
+    table = _move(table, 0)
+    refused = undo_move(table, 0, NOW)
+    _refused(refused, "SELF_UNDO_LIMIT_REACHED")
+    assert isinstance(refused, Rejected)
+    assert refused.metadata["limit"] == str(SELF_UNDO_LIMIT)
+
+
+def test_the_next_seats_move_gives_back_the_undos_alone() -> None:
+    table = _move_and_undo(_started(2), 0, SELF_UNDO_LIMIT)
+    table = _move(_move(table, 0), 1)  # seat 0's turn ended, seat 1 moved
+    table = _move(table, 0)
+    assert isinstance(undo_move(table, 0, NOW), Accepted)
+
+
+def test_undos_alone_are_counted_per_seat_across_its_moves_of_one_turn() -> None:
+    # Several moves in one turn (as in Split or Gnoming A Round) share the limit.
+    table = _move_and_undo(_started(2), 0, SELF_UNDO_LIMIT - 1)
+    table = _move(table, 0)
+    table = _apply(table, undo_move(table, 0, NOW))
+    table = _move(table, 0)
+    _refused(undo_move(table, 0, NOW), "SELF_UNDO_LIMIT_REACHED")
+
+
+def test_a_seat_at_the_limit_may_still_propose_a_takeback() -> None:
+    table = _move_and_undo(_started(2), 0, SELF_UNDO_LIMIT)
+    table = _move(table, 0)
+    table = _apply(table, propose_undo(table, 0, NOW))
+    proposal = table.undo.proposal
+    assert proposal is not None
+    accepted = respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW)
+    assert isinstance(accepted, Accepted)
+
+
+def test_a_takeback_may_not_cross_a_move_that_showed_others_something() -> None:
+    table = _move(_started(3), 0, show=True)
+    refused = propose_undo(table, 0, NOW)
+    _refused(refused, "TAKEBACK_CROSSES_REVEAL")
+
+
+def test_a_takeback_of_a_move_only_its_mover_saw_needs_only_consent() -> None:
+    before = _started(2)
+    table = _move(before, 0, draw=True)
+    table = _apply(table, propose_undo(table, 0, NOW))
+    proposal = table.undo.proposal
+    assert proposal is not None
+    table = _apply(
+        table, respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW)
+    )
+    assert table.game == before.game
+
+
+def test_an_open_proposal_across_a_reveal_cannot_be_accepted() -> None:
+    # A proposal stored before reveals were recorded may still be open.
+    table = _move(_started(2), 0, show=True)
+    points = table.undo.points
+    unrecorded = replace(points[-1], reveals=False)
+    opened = replace(table, undo=replace(table.undo, points=(*points[:-1], unrecorded)))
+    opened = _apply(opened, propose_undo(opened, 0, NOW))
+    proposal = opened.undo.proposal
+    assert proposal is not None
+    table = replace(opened, undo=replace(opened.undo, points=points))
+    _refused(
+        respond_undo(table, 1, proposal.proposal_id, accept=True, now=NOW),
+        "TAKEBACK_CROSSES_REVEAL",
+    )

@@ -238,3 +238,17 @@ def test_card_ids_read_and_print_as_the_spec_writes_them() -> None:
     assert card_from_id("G17") == Card(Color.GREEN, 17)
     for bad in ("", "g17", "X3", "W2-1", "W1", "G", "G100"):
         assert card_from_id(bad) is None
+
+
+def test_a_card_played_is_its_players_to_show_but_a_round_end_shows_every_hand() -> (
+    None
+):
+    # T19: consent may take back a card; nothing takes back the last trick.
+    state = fool_state(hands=(("G2",), ("G4",), ("G5",), ("G6",)))
+    verdicts = []
+    for seat, card in enumerate(("G2", "G4", "G5", "G6")):
+        decision = RULES.decide(state, fool_play(seat, card), FOOL_RNG)
+        assert isinstance(decision, Accepted), decision
+        verdicts.append(RULES.reveals_to_others(decision.events))
+        state = RULES.fold(state, decision.events)
+    assert verdicts == [False, False, False, True]

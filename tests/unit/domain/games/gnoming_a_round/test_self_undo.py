@@ -104,3 +104,46 @@ def test_declining_a_hazard_reveals_nothing_but_flipping_does() -> None:
     )
     assert undoable(state, HazardDecline(1))
     assert not undoable(state, HazardFlip(1, 4))
+
+
+# --- T19: what no takeback may cross (shown to others) ---
+
+
+def reveals(state: State, command: Command) -> bool:
+    decision = RULES.decide(state, command, GNOMING_RNG)
+    assert isinstance(decision, Accepted), decision
+    return RULES.reveals_to_others(decision.events)
+
+
+def test_turning_up_a_face_down_card_shows_it_to_others() -> None:
+    flipping = gnoming_state((HIDDEN,) * 3, phase=Phase.INITIAL_FLIP, flipped=())
+    assert reveals(flipping, FlipInitial(0, (0, 1)))
+    answering = gnoming_state(
+        (FRESH, FRESH, FRESH), phase=Phase.HAZARD_RESPONSES, asked=(1, 2)
+    )
+    assert reveals(answering, HazardFlip(1, 4))
+    assert not reveals(answering, HazardDecline(1))
+    taken, _ = gnoming_play(gnoming_state(discards=("3 4", "5")), TakeFromDiscard(0, 1))
+    assert reveals(taken, Keep(0, 4))  # displaces a face-down card
+    assert not reveals(taken, Keep(0, 0))
+
+
+def test_a_card_the_mover_drew_is_theirs_to_show() -> None:
+    assert not reveals(gnoming_state(), DrawFromPile(0))
+    drawn, _ = gnoming_play(gnoming_state(), DrawFromPile(0))
+    assert not reveals(drawn, Keep(0, 0))
+    rejected, _ = gnoming_play(gnoming_state(), DrawFromPile(0), Reject(0))
+    assert not reveals(rejected, Discard(0, 1))
+
+
+def test_a_refill_from_the_pile_and_a_round_end_show_others_new_cards() -> None:
+    one_left = "1 2 3 4 5 6 7 8 ~9"
+    refilling = gnoming_state(
+        (FRESH, one_left, one_left),
+        phase=Phase.DISCARD,
+        in_hand="H",
+        discards=("", "5"),
+    )
+    assert reveals(refilling, Discard(0, None))
+    ending = gnoming_state(phase=Phase.DISCARD, in_hand="4", active=2, trigger=0)
+    assert reveals(ending, Discard(2, 1))

@@ -221,6 +221,18 @@ def test_self_undo_covers_cues_and_guesses_that_do_not_end_the_round() -> None:
     assert not RULES.self_undoable((GameEnded((1, 0, 0), (0,), EndReason.SOLE_LEADER),))
 
 
+def test_only_the_end_of_a_round_shows_others_what_was_hidden() -> None:
+    # T19: the target and the next cue giver's card; cues and guesses show nothing.
+    game = start(3, first=0)
+    target = game_target(game)
+    assert not RULES.reveals_to_others(game.play(GiveFirstCue(0, target, "tomato")))
+    assert not RULES.reveals_to_others(game.play(PlaceGuess(1, sq("A1"))))
+    assert not RULES.reveals_to_others(game.play(PlaceGuess(2, sq("A2"))))
+    assert not RULES.reveals_to_others(game.play(GiveSecondCue(0, "pig snout")))
+    assert not RULES.reveals_to_others(game.play(PlaceGuess(2, sq("A3"))))
+    assert RULES.reveals_to_others(game.play(PlaceGuess(1, sq("A4"))))  # ends round
+
+
 def test_legal_moves_suggest_cues_for_each_target_on_the_card() -> None:
     game = start(4, first=0)
     assert game.state.card is not None

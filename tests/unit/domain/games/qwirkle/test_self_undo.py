@@ -42,3 +42,19 @@ def test_an_exchange_needs_consent() -> None:
 
 def test_a_move_that_ended_the_game_revealed_every_hand() -> None:
     assert not RULES.self_undoable((PLACED, SCORED, GameEnded(EndReason.DEADLOCK, ())))
+
+
+# --- T19: what no takeback may cross (shown to others) ---
+
+
+def test_tiles_drawn_or_exchanged_are_shown_to_the_mover_alone() -> None:
+    drawn = (PLACED, SCORED, TilesDrawn(0, 1, (RED_CIRCLE,)))
+    assert not RULES.reveals_to_others(drawn)
+    exchange = TilesExchanged(0, 1, (RED_CIRCLE,), (RED_CIRCLE,), ())
+    assert not RULES.reveals_to_others((exchange,))
+    assert not RULES.reveals_to_others((TurnPassed(0),))
+
+
+def test_the_end_of_the_game_shows_every_rack_to_others() -> None:
+    ended = (PLACED, SCORED, GameEnded(EndReason.DEADLOCK, ()))
+    assert RULES.reveals_to_others(ended)

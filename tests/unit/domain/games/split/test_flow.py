@@ -153,3 +153,11 @@ def test_views_and_events_hide_other_hands_and_the_draw_order() -> None:
     drawn = CardDrawn(1, split_card("QH-L"), bonus=False)
     assert RULES.visible(drawn, Seat(1)) == drawn
     assert RULES.visible(drawn, Seat(0)) == CardDrawn(1, None, bonus=False)
+
+
+def test_a_card_drawn_is_shown_to_its_drawer_alone_but_round_scoring_to_all() -> None:
+    # T19: consent may take back a draw; nothing takes back a round's scoring.
+    assert not RULES.reveals_to_others((CardDrawn(0, split_card("QH-L"), bonus=False),))
+    assert not RULES.reveals_to_others((StrongBonusDeclined(0),))
+    scored = RoundScored(1, (), ((), (split_card("QH-L"),)), (0, 0))
+    assert RULES.reveals_to_others((scored,))
