@@ -3,7 +3,8 @@
 The short version of ``bench/noisy.py`` (``make soak`` runs the long one): 8
 honest clients play Split alone, then beside one client that sends moves as
 large as the server reads (with its own seat token, made-up tokens, no token)
-and as many undecodable bytes, all from 127.0.0.1 against the server's real limits. Nothing
+and as many undecodable bytes, all from 127.0.0.1 against the server's real
+limits. Nothing
 here asserts a timing; the figures are printed (``pytest -s`` shows them).
 """
 
