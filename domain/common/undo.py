@@ -44,12 +44,13 @@ class MovePlayed:
     draw, no reveal, no random step), so its mover may take it back alone;
     ``reveals`` its verdict that the move showed another seat or a spectator
     something hidden, so no takeback may cross it (T19). Moves stored before
-    that verdict was recorded read as False: the rule they were made under.
+    that verdict was recorded read as None, and are taken back as if False:
+    the rule they were made under (the audit accepts either verdict for them).
     """
 
     seat: int
     undoable: bool
-    reveals: bool = False
+    reveals: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,12 @@ def evolve_undo(
     match event:
         case MovePlayed():
             point = UndoPoint(
-                event.seat, revision, game, event.undoable, deadline, event.reveals
+                event.seat,
+                revision,
+                game,
+                event.undoable,
+                deadline,
+                bool(event.reveals),
             )
             points = (*state.points, point)[-MAX_UNDO_POINTS:]
             counted = _moved(state.self_undos, event.seat)

@@ -474,3 +474,30 @@ def test_an_unreadable_token_file_stops_the_server_from_starting(
     missing = str(tmp_path / "nope")
     assert main(["serve", "--operator-token-file", missing]) == 2
     assert re.search("operator token file .*nope", capsys.readouterr().err)
+
+
+def test_a_record_made_before_moves_were_judged_for_reveals_verifies(
+    record: str,
+) -> None:
+    """Records exported before T19 hold no ``reveals`` in their ``MovePlayed``."""
+    items = lines_of(record)
+    stripped = 0
+    for item in items[1:-1]:
+        if item["type"] == "table.MovePlayed":
+            del item["event"]["reveals"]
+            stripped += 1
+    assert stripped > 0
+    report = verify(rechained(items))
+    assert report.ok, report.failures
+
+
+def test_a_record_whose_move_hides_a_reveal_is_reported(record: str) -> None:
+    items = lines_of(record)
+    revealing = [
+        item
+        for item in items[1:-1]
+        if item["type"] == "table.MovePlayed" and item["event"]["reveals"]
+    ]
+    assert revealing, "the game's last move reveals every rack"
+    revealing[-1]["event"]["reveals"] = False
+    assert any("MovePlayed" in failure for failure in failures(rechained(items)))
