@@ -1,9 +1,12 @@
 """Game length: what loading a game costs at 10, 100, 1,000 and 10,000 events.
 
 Each game is a real Hues and Cues game on PostgreSQL, grown to its length the
-way long games grow: the cue giver gives a first cue and takes it back alone,
-again and again (every cycle stores four events). For each length it prints the
-median time of
+way long games grow (as ``tests/long_games.py`` grows them): the cue giver
+gives a first cue, proposes taking it back and the two other seats accept,
+again and again (every cycle stores eight events; alone, a seat may take back
+only a few moves before another seat moves, decision T18). A game may end
+within a cycle, so that it holds its length exactly, or just past it. For each
+length it prints the median time of
 
 * ``fold``: folding every stored event, what loading a game cost before games
   were kept in memory and snapshots were stored;
@@ -17,9 +20,10 @@ median time of
 * ``warm``: loading a game this store keeps, which reads only what was stored
   since (nothing, here) - what a command pays;
 * ``warm mid`` and ``warm worst``: those revisions, by the store that built it;
-* ``move`` and ``x100 move``: a command that stores events (a cue or an undo)
-  while the game is grown, when it does not and when it does cross a multiple
-  of 100 revisions (where a snapshot is written).
+* ``move`` and ``x100 move``: a command that stores events (a cue, a proposal
+  to take it back or an answer to it) while the game is grown, when it does not
+  and when it does cross a multiple of 100 revisions (where a snapshot is
+  written).
 
 Run it with ``make bench-length`` (``BENCH_ARGS="--database postgresql://..."``).
 """
@@ -36,19 +40,18 @@ from typing import Any
 from uuid import UUID
 
 from domain.common.decision import Rejected
-from domain.games.hues_and_cues import (
-    RULES,
-    GiveFirstCue,
-    HuesAndCuesConfig,
-)
+from domain.games.hues_and_cues import RULES, HuesAndCuesConfig
 from infra.server import create_app
 from infra.settings import Settings
-from services.games import GamesApp
+from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY
-from services.records import GameRecord, fold
+from services.records import fold
 from services.store import Call
+from tests.long_games import first_cue
 
 LENGTHS = (10, 100, 1_000, 10_000)
+CYCLE = 4  # commands a cycle: a cue, a proposal to take it back, two answers
+CYCLE_EVENTS = 8  # events those store
 WARM_UP_READS = 12  # over twice the 5 connections of a store's pool
 
 
@@ -83,45 +86,50 @@ def started_game(app: GamesApp) -> tuple[UUID, list[str]]:
     return game_id, tokens
 
 
-def first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
-    """Returns the cue giver's first legal move (a target with a suggested cue)."""
-    game = record.table.game
-    return next(m for m in RULES.legal_moves(game, seat) if isinstance(m, GiveFirstCue))
-
-
 class Growth:
-    """Grows a game by cues and undos, timing each command that stores events."""
+    """Grows a game by cues taken back by consent, timing each command."""
 
-    def __init__(self, app: GamesApp, game_id: UUID, token: str) -> None:
+    def __init__(self, app: GamesApp, game_id: UUID, tokens: list[str]) -> None:
         self.app = app
         self.game_id = game_id
-        self.token = token
+        self.tokens = tokens
         self.revision: int = ok(app.get_game(game_id)).revision
+        self.stage = 0  # the next command of the cycle, 0 to CYCLE - 1
+        self.proposal_id = 0  # the proposal the other seats answer
         self.plain: list[float] = []  # seconds of commands within 100 revisions
         self.crossing: list[float] = []  # ... of those crossing a multiple of 100
 
-    def step(self, *, undo: bool) -> None:
-        """Gives a first cue, or takes it back, and files its time."""
+    def command(self) -> Applied | Rejected:
+        """Sends the cycle's next command: a cue, a proposal, or an answer."""
+        if self.stage == 0:
+            return self.app.submit_move(self.game_id, self.tokens[0], first_cue)
+        if self.stage == 1:
+            return self.app.propose_undo(self.game_id, Call(self.tokens[0]))
+        call = Call(self.tokens[self.stage - 1])  # seats 1 and 2 accept
+        return self.app.respond_undo(
+            self.game_id, self.proposal_id, accept=True, call=call
+        )
+
+    def step(self) -> None:
+        """Sends the cycle's next command and files its time."""
         begin = time.perf_counter()
-        if undo:
-            applied = ok(self.app.undo_move(self.game_id, Call(self.token)))
-        else:
-            applied = ok(self.app.submit_move(self.game_id, self.token, first_cue))
+        applied = ok(self.command())
         spent = time.perf_counter() - begin
+        if self.stage == 1:
+            self.proposal_id = applied.record.table.undo.proposal.proposal_id
+        self.stage = (self.stage + 1) % CYCLE
         revision: int = applied.record.revision
         crossed = revision // CHECKPOINT_EVERY > self.revision // CHECKPOINT_EVERY
         (self.crossing if crossed else self.plain).append(spent)
         self.revision = revision
 
     def to(self, events: int) -> int:
-        """Gives a cue and takes it back until the game holds ``events``."""
-        while self.revision + 4 <= events:
-            self.step(undo=False)
-            self.step(undo=True)
-        undo = False
-        while self.revision < events:  # a few quiet steps to land exactly
-            self.step(undo=undo)
-            undo = not undo
+        """Gives cues taken back by consent until the game holds ``events``."""
+        while self.revision + CYCLE_EVENTS <= events:
+            for _ in range(CYCLE):
+                self.step()
+        while self.revision < events:  # part of a cycle to land on or just past
+            self.step()
         return self.revision
 
 
@@ -204,7 +212,7 @@ def main() -> None:
     for length in args.lengths:
         begin = time.perf_counter()
         game_id, tokens = started_game(app)
-        growth = Growth(app, game_id, tokens[0])
+        growth = Growth(app, game_id, tokens)
         reached = growth.to(length)
         built = time.perf_counter() - begin
         figures = measure(app, database, game_id, reached, args.repeat)
