@@ -50,11 +50,13 @@ DEFAULT_MAX_KNOWN = 100_000
 ALL_CALLS = "calls"
 # What a call refused as malformed (INVALID_ARGUMENT: a shape over its limit,
 # an undecodable message, a move that is no move) costs its caller, in calls.
-# An honest client almost never sends one, and the costliest requests a caller
-# can send are refused ones: charged this much, a caller sending nothing else
-# gets a tenth of the rate (20 a second by default), so one client cannot
-# spend the server's CPU for the others on requests it knows will be refused.
-MALFORMED_CHARGE = 10
+# An honest client seldom sends one (a mistyped Hues and Cues cue is one), and
+# the costliest requests a caller can send are refused ones: charged this
+# much, a caller sending nothing else gets 4 a second by default, and the
+# RetryInfo delay it is told grows to match (up to the burst's 2 s), so one
+# client cannot spend the server's CPU for the others on requests it knows
+# will be refused. A person's few slips in a row still fit in the burst.
+MALFORMED_CHARGE = 50
 
 
 @dataclass(slots=True)

@@ -14,6 +14,7 @@ from typing import Any, cast
 import grpc
 import pytest
 
+from services.api.limits import MALFORMED_CHARGE
 from tests.e2e.client import auth, error_of
 from tests.e2e.conftest import Server, start_server
 
@@ -73,7 +74,8 @@ def test_undecodable_requests_are_rate_limited(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TABLETOP_RATE_LIMIT", "0.5")
-    monkeypatch.setenv("TABLETOP_RATE_BURST", str(BURST))
+    # Each undecodable request costs MALFORMED_CHARGE calls.
+    monkeypatch.setenv("TABLETOP_RATE_BURST", str(BURST * MALFORMED_CHARGE))
     server = start_server(postgres_url, dev=True)
     try:
         errors = [error_of(send(server, SUBMIT)) for _ in range(BURST + 1)]

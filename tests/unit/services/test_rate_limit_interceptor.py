@@ -9,7 +9,12 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from domain.games.qwirkle import QwirkleConfig
-from services.api.limits import KnownTokens, RateLimiter, RateLimitInterceptor
+from services.api.limits import (
+    MALFORMED_CHARGE,
+    KnownTokens,
+    RateLimiter,
+    RateLimitInterceptor,
+)
 from services.games import GamesApp, Seated
 from services.tokens import token_hash
 
@@ -158,10 +163,10 @@ async def refused_as_malformed(limits: RateLimitInterceptor) -> None:
             raise RuntimeError("refused")  # as the handler's abort raises
 
 
-async def test_a_call_refused_as_malformed_costs_its_caller_ten_calls() -> None:
-    limits = RateLimitInterceptor(still(1, 30))
-    await refused_as_malformed(limits)  # 10 of the 30
-    await refused_as_malformed(limits)  # 20
+async def test_a_call_refused_as_malformed_costs_its_caller_many_calls() -> None:
+    limits = RateLimitInterceptor(still(1, 2 * MALFORMED_CHARGE + 10))
+    await refused_as_malformed(limits)
+    await refused_as_malformed(limits)
     admitted = [await call(limits, GET, None) for _ in range(10)]
     assert admitted == [None] * 10
     assert await call(limits, GET, None) is not None

@@ -21,6 +21,7 @@ from infra.server import create_server, stop_server
 from infra.settings import Settings
 from services.api import game_servicer
 from services.api.convert.moves import command_from_request
+from services.api.limits import MALFORMED_CHARGE
 from services.feed import Feed
 from services.games import GamesApp
 from tests.unit.services.test_shapes import placements
@@ -102,7 +103,7 @@ async def test_a_move_refused_by_shape_is_neither_converted_nor_its_game_loaded(
         before = counts.copy()
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await stub.SubmitMove(
-                api.SubmitMoveRequest(name=name, move=placements(74_000)),
+                api.SubmitMoveRequest(name=name, move=placements(4_000)),
                 metadata=auth,
             )
         assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
@@ -112,9 +113,13 @@ async def test_a_move_refused_by_shape_is_neither_converted_nor_its_game_loaded(
 
 async def test_a_request_refused_by_shape_still_costs_its_caller_the_rate() -> None:
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    # A burst of two and a bucket that refills only after some 17 minutes.
+    # Room for two refused calls (each costs MALFORMED_CHARGE) and a bucket
+    # that refills only after some 17 minutes.
     settings = Settings(
-        listen="127.0.0.1:0", reflection=False, rate_limit=0.001, rate_burst=2
+        listen="127.0.0.1:0",
+        reflection=False,
+        rate_limit=0.001,
+        rate_burst=MALFORMED_CHARGE + 1,
     )
     async with serving(app, settings) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
