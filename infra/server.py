@@ -265,6 +265,12 @@ async def serve(
         asyncio.create_task(watch.run(), name="tabletop-store-watch"),
         asyncio.create_task(turns.run(TURN_TICK_SECONDS), name="tabletop-turns"),
     )
+    # Before the server says it listens: a SIGTERM sent as soon as a
+    # supervisor reads that line must stop it gracefully, not kill it.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
     host = settings.listen.rsplit(":", 1)[0]
     log.info(
         "tabletop listening on %s:%d (database %s%s)",
@@ -278,10 +284,6 @@ async def serve(
         telemetry.announce()
     else:
         ready(running.port)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     log.info(
         "stopping: health NOT_SERVING, finishing calls for up to %ss", grace_seconds
