@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
+from infra.databases import check_processes
 from infra.logs import configure
 from infra.settings import (
     LOG_FORMATS,
@@ -15,7 +16,6 @@ from infra.settings import (
     address,
     burst,
     cap,
-    check_processes,
     check_tracing,
     count,
     rate,

@@ -34,8 +34,9 @@ from tabletop.v1 import (
     game_service_pb2_grpc,
 )
 
+from infra.databases import persistence_env, where
 from infra.processes import connection_options, raise_open_file_limit
-from infra.settings import Settings, persistence_env, where
+from infra.settings import Settings
 from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry

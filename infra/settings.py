@@ -1,10 +1,6 @@
-"""Server settings from flags and environment, and the event store they select.
+"""Server settings from flags and environment, each checked as it is read.
 
-The database is a URL: ``postgresql://user:password@host:port/dbname`` for
-PostgreSQL (through psycopg 3; add ``?schema=name`` to use a schema other than
-``public``, created when missing), ``sqlite:///path/to/file.sqlite3`` for the
-embedded store (relative to the working directory; ``sqlite:////abs/path`` for
-an absolute path), or ``memory:`` for a store that forgets everything on exit.
+The database URL they hold selects the event store: ``infra/databases.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias
-from urllib.parse import parse_qs, unquote, urlsplit
 
 DEFAULT_LISTEN = "127.0.0.1:50051"
 DEFAULT_DATABASE = "sqlite:///var/tabletop.sqlite3"
@@ -156,93 +151,6 @@ def _limit(environ: Mapping[str, str], kind: str, default: Limit) -> Limit:
     )
 
 
-def persistence_env(database: str) -> dict[str, str]:
-    """Returns the eventsourcing environment that selects the event store."""
-    parts = urlsplit(database)
-    if parts.scheme in ("postgresql", "postgres"):
-        try:
-            port = parts.port or 5432
-        except ValueError:
-            msg = f"cannot use database {describe(database)!r}: the port is not valid"
-            raise SettingsError(msg) from None
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(port),
-            "POSTGRES_USER": unquote(parts.username or "postgres"),
-            "POSTGRES_PASSWORD": unquote(parts.password or ""),
-            "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
-        }
-        schema = parse_qs(parts.query).get("schema", [""])[0]
-        if schema:
-            env["POSTGRES_SCHEMA"] = schema
-        return env
-    path = sqlite_path(database)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            msg = f"cannot use database {path}: cannot make its directory: {error}"
-            raise SettingsError(msg) from None
-        return {
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            "SQLITE_DBNAME": str(path),
-        }
-    if database == "memory:":
-        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-    msg = (
-        f"cannot use database {database!r}: expected postgresql://..., "
-        "sqlite:///path or memory:"
-    )
-    raise SettingsError(msg)
-
-
-def sqlite_path(database: str) -> Path | None:
-    """Returns the absolute path of a ``sqlite:`` database, None for other stores.
-
-    ``sqlite:///var/x.sqlite3`` is relative to the working directory,
-    ``sqlite:////srv/x.sqlite3`` absolute. With two slashes the URL has a host
-    (``sqlite://var/x.sqlite3``: host ``var``), which would put the file
-    somewhere else than the operator meant: refused, with the right spellings.
-    """
-    parts = urlsplit(database)
-    if parts.scheme != "sqlite":
-        return None
-    if parts.netloc:
-        msg = (
-            f"cannot use database {database!r}: a sqlite: URL has no host "
-            f"({parts.netloc!r} here). Write sqlite:///var/x.sqlite3 (three "
-            "slashes) for a file relative to the working directory, or "
-            "sqlite:////abs/path/x.sqlite3 (four) for an absolute path"
-        )
-        raise SettingsError(msg)
-    name = unquote(parts.path.removeprefix("/"))
-    if not name.strip("/") or name.endswith("/"):
-        msg = (
-            f"cannot use database {database!r}: it names no file; write "
-            "sqlite:///var/x.sqlite3 or sqlite:////abs/path/x.sqlite3"
-        )
-        raise SettingsError(msg)
-    return Path(name).resolve()
-
-
-def where(database: str) -> str:
-    """Returns where the store is, for logs: a SQLite file's absolute path."""
-    path = sqlite_path(database)
-    return describe(database) if path is None else f"SQLite file {path}"
-
-
-def check_processes(settings: Settings) -> None:
-    """Refuses several server processes on a store they cannot share."""
-    store = persistence_env(settings.database)["PERSISTENCE_MODULE"]
-    if settings.processes > 1 and store != "eventsourcing.postgres":
-        msg = (
-            "--processes above 1 needs a postgresql:// database: a memory: store "
-            "is private to each process, and SQLite has no live feed between them"
-        )
-        raise SettingsError(msg)
-
-
 def check_tracing(settings: Settings) -> None:
     """Refuses tracing when the ``tracing`` extra is not installed."""
     if settings.otel_endpoint is None:
@@ -274,15 +182,6 @@ def read_token_file(path: str) -> str:
         msg = f"the operator token file {path!r} is empty"
         raise SettingsError(msg)
     return token
-
-
-def describe(database: str) -> str:
-    """Returns the database URL without its password, for logs."""
-    parts = urlsplit(database)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return parts._replace(netloc=netloc).geturl()
-    return database
 
 
 def seconds(value: str) -> float:

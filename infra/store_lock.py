@@ -16,7 +16,8 @@ import fcntl
 import os
 from pathlib import Path
 
-from infra.settings import SettingsError, sqlite_path
+from infra.databases import sqlite_path
+from infra.settings import SettingsError
 
 
 class StoreInUseError(SettingsError):

@@ -22,8 +22,9 @@ from tabletop.v1 import game_service_pb2 as api
 from tabletop.v1.game_service_pb2_grpc import GameServiceStub
 
 from domain.common.turn_timer import MIN_TURN_SECONDS
+from infra.databases import persistence_env
 from infra.server import create_server, ensure_schema, stop_server
-from infra.settings import Settings, persistence_env
+from infra.settings import Settings
 from services.feed import Feed
 from services.games import GamesApp
 from services.turns import TurnClock

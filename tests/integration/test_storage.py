@@ -10,8 +10,9 @@ from uuid import UUID
 from domain.common.decision import Rejected, RejectionKind
 from domain.common.table import TableStatus
 from domain.games.qwirkle import QwirkleConfig
+from infra.databases import persistence_env
 from infra.server import create_app, ensure_schema
-from infra.settings import Settings, persistence_env
+from infra.settings import Settings
 from services.games import Applied, GamesApp
 from services.records import EVENT_NAMES, GameRecord
 from tests.playing import always

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from infra.databases import describe, persistence_env, sqlite_path, where
 from infra.settings import (
     DEFAULT_CREATE_LIMIT,
     DEFAULT_DATABASE,
@@ -17,10 +18,6 @@ from infra.settings import (
     DEFAULT_WORKERS,
     Settings,
     SettingsError,
-    describe,
-    persistence_env,
-    sqlite_path,
-    where,
 )
 
 # --- PostgreSQL ---
