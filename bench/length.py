@@ -41,7 +41,7 @@ from uuid import UUID
 
 from domain.common.decision import Rejected
 from domain.games.hues_and_cues import RULES, HuesAndCuesConfig
-from infra.server import create_app
+from infra.event_store import create_app
 from infra.settings import Settings
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY

@@ -23,7 +23,8 @@ from tabletop.v1.game_service_pb2_grpc import GameServiceStub
 
 from domain.common.turn_timer import MIN_TURN_SECONDS
 from infra.databases import persistence_env
-from infra.server import create_server, ensure_schema, stop_server
+from infra.event_store import ensure_schema
+from infra.server import create_server, stop_server
 from infra.settings import Settings
 from services.feed import Feed
 from services.games import GamesApp

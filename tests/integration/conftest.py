@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.server import create_app
+from infra.event_store import create_app
 from infra.settings import Settings
 from services.games import GamesApp
 from tests.pg import fresh_schema

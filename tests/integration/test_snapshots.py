@@ -9,7 +9,7 @@ import pytest
 from eventsourcing.postgres import PostgresDatastore
 from psycopg import sql
 
-from infra.server import create_app
+from infra.event_store import create_app
 from infra.settings import Settings
 from services.games import GamesApp
 from services.kept import CHECKPOINT_EVERY

@@ -11,7 +11,7 @@ from domain.common.decision import Rejected, RejectionKind
 from domain.common.table import TableStatus
 from domain.games.qwirkle import QwirkleConfig
 from infra.databases import persistence_env
-from infra.server import create_app, ensure_schema
+from infra.event_store import create_app, ensure_schema
 from infra.settings import Settings
 from services.games import Applied, GamesApp
 from services.records import EVENT_NAMES, GameRecord

@@ -24,7 +24,8 @@ from tabletop.v1 import game_service_pb2 as api
 from tabletop.v1 import game_service_pb2_grpc
 
 from infra import store_watch
-from infra.server import SERVICES, Running, create_app, create_server, stop_server
+from infra.event_store import create_app
+from infra.server import SERVICES, Running, create_server, stop_server
 from infra.settings import Settings
 from infra.store_watch import StoreWatch
 from services.feed import Feed

@@ -17,7 +17,7 @@ import pytest
 from eventsourcing.persistence import OperationalError
 from grpc_health.v1 import health, health_pb2
 
-from infra.server import create_app
+from infra.event_store import create_app
 from infra.settings import Settings
 from infra.store_probe import PROBE_TABLE, probe_for
 from infra.store_watch import WRITE_FAILURES, StoreWatch

@@ -8,7 +8,7 @@ import pytest
 
 from domain.common.decision import Rejected
 from domain.games.qwirkle import QwirkleConfig
-from infra.server import create_app
+from infra.event_store import create_app
 from infra.settings import Settings
 from services.games import Applied, GamesApp, Seated
 from tests.playing import always

@@ -1,0 +1,84 @@
+"""The event store of a server: the games application on the configured database.
+
+On PostgreSQL it also sets how the connection pool copes with an outage, and
+creates the schema and tables under an advisory lock.
+"""
+
+from __future__ import annotations
+
+import psycopg
+from eventsourcing.postgres import PostgresRecorder
+from psycopg import sql
+
+from infra.databases import persistence_env
+from infra.settings import Settings
+from services.games import GamesApp
+
+# Connection-pool settings for PostgreSQL (the eventsourcing library's names).
+# They live here rather than in the database URL's translation because they are
+# how this server copes with an outage, not what the operator chose: a call
+# waits up to CONNECT_TIMEOUT for a pooled connection (the library's default is
+# 30 s), in each of the library's ten attempts, so a call caught by an outage
+# answers UNAVAILABLE after about 12 s, not 5 minutes. Broken connections are
+# dropped by the store watch when the database returns (infra/store_probe.py), not
+# by a check before every checkout, which would cost every call a round trip.
+POOL_ENV = {"POSTGRES_CONNECT_TIMEOUT": "1"}
+# How long the pool keeps trying to replace a connection an outage broke before
+# it gives the slot up (psycopg_pool's default is 5 minutes). Its attempts back
+# off exponentially, so after an outage of 20 s the next one could come 10 s
+# after the database is back; a slot given up is taken again at the next call
+# (or the store watch's next probe) with a fresh attempt, so the pool is back
+# within about this long of the database.
+RECONNECT_SECONDS = 2.0
+
+
+# The key of the advisory lock under which a server creates its tables.
+_SETUP_LOCK = 0x7461626C65746F70  # "tabletop"
+
+
+def create_app(settings: Settings) -> GamesApp:
+    """Returns the games application on the configured event store.
+
+    On PostgreSQL the schema and tables are created under an advisory lock:
+    servers starting together would otherwise race in ``CREATE OR REPLACE
+    FUNCTION`` and one of them fail ("tuple concurrently updated").
+    """
+    env = persistence_env(settings.database)
+    if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        return GamesApp(env, allow_client_seed=settings.dev_mode)
+    env |= POOL_ENV
+    with _connect(env) as connection:
+        connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        try:
+            if "POSTGRES_SCHEMA" in env:
+                statement = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                    sql.Identifier(env["POSTGRES_SCHEMA"])
+                )
+                connection.execute(statement)
+            app = GamesApp(env, allow_client_seed=settings.dev_mode)
+        finally:
+            connection.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+    recorder = app.recorder
+    if isinstance(recorder, PostgresRecorder):
+        recorder.datastore.pool.reconnect_timeout = RECONNECT_SECONDS
+    return app
+
+
+def ensure_schema(env: dict[str, str]) -> None:
+    """Creates the configured PostgreSQL schema when it does not exist yet."""
+    with _connect(env) as connection:
+        statement = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+            sql.Identifier(env["POSTGRES_SCHEMA"])
+        )
+        connection.execute(statement)
+
+
+def _connect(env: dict[str, str]) -> psycopg.Connection[tuple[object, ...]]:
+    return psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=int(env["POSTGRES_PORT"]),
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"] or None,
+        dbname=env["POSTGRES_DBNAME"],
+        autocommit=True,
+    )
