@@ -9,6 +9,7 @@ of open ``StreamGame`` calls.
 
 from __future__ import annotations
 
+import os
 import resource
 import selectors
 import socket
@@ -56,7 +57,14 @@ def default_limit_server(postgres_url: str) -> Iterator[Server]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     needed = IDLE_CONNECTIONS + 200  # the sockets, and this process's own files
     if hard < needed:
-        pytest.skip(f"the hard open-file limit ({hard}) is below {needed}")
+        try:  # root (as in CI) may raise its hard limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, needed))
+        except (ValueError, OSError):
+            message = f"the hard open-file limit ({hard}) is below {needed}"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
+        hard = needed
     with soft_open_file_limit(DEFAULT_SOFT_LIMIT):
         running = start_server(postgres_url, dev=True)
     if soft < needed:
