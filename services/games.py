@@ -127,7 +127,7 @@ class GamesApp(GameStore):
             applied = self._append(None, game_id, batch, call)
         except IntegrityError:  # the same request, in flight elsewhere, won
             return self._seated_again(self.get_game(game_id), call, request_id)
-        return Seated(applied.record, 0, token)
+        return self._issued(Seated(applied.record, 0, token))
 
     def join_game(
         self,
@@ -156,7 +156,7 @@ class GamesApp(GameStore):
             msg = "a join is always credited to the seat it takes"
             raise ValueError(msg)
         token = _token_for(result.record, seat, request_id) or random_token
-        return Seated(result.record, seat, token)
+        return self._issued(Seated(result.record, seat, token))
 
     def start_game(
         self,
@@ -269,6 +269,13 @@ class GamesApp(GameStore):
             return again
         token = _token_for(record, 0, request_id) or ""
         return Seated(record, 0, token)
+
+    def _issued(self, seated: Seated) -> Seated:
+        """Returns ``seated``, once its listeners know its token is a seat's."""
+        hashed = token_hash(seated.token)
+        for listener in self.authenticated:
+            listener(hashed)
+        return seated
 
     def _seed(self, seed: bytes) -> bytes | Rejected:
         if not seed:

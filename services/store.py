@@ -118,8 +118,8 @@ class GameStore(Application[UUID]):
         # Called after every successful append, with the game and its new events
         # (the live feed uses it to wake streams of this process at once).
         self.appended: list[Callable[[UUID, tuple[RecordedEvent, ...]], None]] = []
-        # Called with the hash of every token found to act for a seat (the rate
-        # limiter gives only such tokens a bucket of their own).
+        # Called with the hash of every token issued for a seat or found to act
+        # for one (the rate limiter gives only such tokens a bucket of their own).
         self.authenticated: list[Callable[[str], None]] = []
         stored = Snapshots(self.snapshots) if self.snapshots else None
         self.kept = KeptGames(snapshots=stored)

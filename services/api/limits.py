@@ -2,12 +2,13 @@
 
 A call that presents a bearer token known to be real is charged to that token
 (by its hash, so no raw token is kept in memory longer than the call); any
-other call to the client's address. A token is known once the store has seen
-it act for a seat (``GameStore.authenticated``), and the operator's from the
-start: a made-up token, a new one on every call, shares its address's bucket,
-so it cannot lift the limit. ``CreateGame``, ``JoinGame`` and ``ListGames``
-(which store a game, store a seat, or load up to a page of games) are also
-charged to stricter buckets of their own per address, whatever the token.
+other call to the client's address. A token is known once this process issued
+it for a seat or saw it act for one (``GameStore.authenticated``), and the
+operator's from the start: a made-up token, a new one on every call, shares
+its address's bucket, so it cannot lift the limit. ``CreateGame``,
+``JoinGame`` and ``ListGames`` (which store a game, store a seat, or load up
+to a page of games) are also charged to stricter buckets of their own per
+address, whatever the token.
 
 Over a limit the call is refused with ``RESOURCE_EXHAUSTED`` (``RATE_LIMITED``,
 ``RetryInfo``, metadata naming the limit) before its handler runs, so nothing

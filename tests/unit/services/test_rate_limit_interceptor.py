@@ -125,13 +125,25 @@ async def test_a_call_over_the_general_limit_is_not_charged_to_its_method() -> N
     assert create.admit(f"peer:{PEER.rsplit(':', 1)[0]}") == 0  # still full
 
 
-def test_the_store_tells_the_limiter_of_every_token_that_acts_for_a_seat() -> None:
+def test_the_store_tells_the_limiter_of_every_token_it_issues() -> None:
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
     known = KnownTokens()
     app.authenticated.append(known.learn)
     created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada")
     assert isinstance(created, Seated)
-    assert token_hash(created.token) not in known  # not until it acts
+    joined = app.join_game(created.record.game_id, "Bo")
+    assert isinstance(joined, Seated)
+    assert token_hash(created.token) in known
+    assert token_hash(joined.token) in known
+    assert len(known) == 2
+
+
+def test_the_store_tells_the_limiter_of_every_token_that_acts_for_a_seat() -> None:
+    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada")
+    assert isinstance(created, Seated)
+    known = KnownTokens()  # as a server that did not issue the token
+    app.authenticated.append(known.learn)
     record = app.get_game(created.record.game_id)
     assert record is not None
     app.viewer_for(record, "made-up")
