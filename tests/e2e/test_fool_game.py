@@ -117,6 +117,9 @@ def play(
         facts = [fact.WhichOneof("event") for fact in fool_events(list(reply.events))]
         first_card = current.move_count == 0
         round_end = "hands_dealt" in facts and "round_scored" in facts
+        played = [e.move_played for e in reply.events if e.HasField("move_played")]
+        # A client can tell before proposing which moves no takeback crosses.
+        assert [p.reveals for p in played] == ["round_scored" in facts]
         if round_end and "round end refused" not in takebacks:
             # T19: the round end showed every hand; no takeback may cross it.
             code, reason, _ = expect_error(

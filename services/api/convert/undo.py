@@ -45,7 +45,9 @@ def undo_event_to_proto(event: UndoEvent, names: Names) -> tuple[str, Message]:
     match event:
         case MovePlayed():
             played = event_pb2.MovePlayed(
-                player=names(event.seat), undoable=event.undoable
+                player=names(event.seat),
+                undoable=event.undoable,
+                reveals=bool(event.reveals),
             )
             return "move_played", played
         case UndoProposed():
