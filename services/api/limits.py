@@ -33,6 +33,7 @@ from typing import Any
 import grpc
 
 from services.api.auth import bearer_token
+from services.api.connections import client_of
 from services.api.errors import ApiError, rate_limited
 from services.api.interception import Guard, GuardingInterceptor, Handler
 from services.api.observe import status_code
@@ -198,14 +199,13 @@ def caller_key(metadata: Any, peer: str, known: KnownTokens) -> tuple[str, str]:
 
 
 def peer_address(peer: str) -> str:
-    """Returns a gRPC peer (``ipv4:1.2.3.4:5678``, ``ipv6:[::1]:80``) without its port.
+    """Returns the client a gRPC peer is, as every per-address limit names it.
 
     Every connection of a client has its own port, so only the address names
-    the client.
+    the client, and an IPv6 client its /64 (``connections.client_of``), which it
+    could otherwise spread its calls over.
     """
-    if peer.startswith(("ipv4:", "ipv6:")):
-        return peer.rsplit(":", 1)[0]
-    return peer
+    return client_of(peer)[0]
 
 
 class RateLimitInterceptor(GuardingInterceptor):

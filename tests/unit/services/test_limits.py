@@ -129,7 +129,7 @@ def test_a_known_token_is_keyed_by_its_hash_never_the_token() -> None:
 def test_a_token_not_known_to_be_real_is_keyed_by_its_address() -> None:
     metadata = (("authorization", "Bearer made-up"),)
     assert caller_key(metadata, "ipv4:10.0.0.7:51234", KnownTokens()) == (
-        "peer:ipv4:10.0.0.7",
+        "peer:10.0.0.7",
         "client address",
     )
 
@@ -141,7 +141,7 @@ def test_a_call_without_a_usable_token_is_keyed_by_its_address(
     metadata: tuple[tuple[str, str], ...] | None,
 ) -> None:
     assert caller_key(metadata, "ipv4:10.0.0.7:51234", KnownTokens()) == (
-        "peer:ipv4:10.0.0.7",
+        "peer:10.0.0.7",
         "client address",
     )
 
@@ -170,12 +170,16 @@ def test_the_operators_token_is_known_from_the_start_and_never_forgotten() -> No
 @pytest.mark.parametrize(
     ("peer", "address"),
     [
-        ("ipv4:127.0.0.1:50000", "ipv4:127.0.0.1"),
-        ("ipv6:[::1]:50000", "ipv6:[::1]"),
+        ("ipv4:127.0.0.1:50000", "127.0.0.1"),
+        ("ipv6:[2001:db8::7]:50000", "2001:db8::/64"),
+        ("ipv6:[2001:db8::8]:50001", "2001:db8::/64"),
+        ("ipv6:[::ffff:10.0.0.1]:50000", "10.0.0.1"),
         ("unix:/tmp/socket", "unix:/tmp/socket"),
     ],
 )
-def test_the_peer_address_drops_only_the_port(peer: str, address: str) -> None:
+def test_the_peer_address_is_the_client_every_per_address_limit_names(
+    peer: str, address: str
+) -> None:
     assert peer_address(peer) == address
 
 
