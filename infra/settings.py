@@ -222,14 +222,7 @@ def rate(value: str) -> float:
 
 def cap(value: str) -> int:
     """Returns a whole number, 0 (no cap) or more, or refuses the setting."""
-    try:
-        number = int(value)
-    except ValueError:
-        number = -1
-    if number < 0:
-        msg = f"expected a whole number, 0 (no cap) or more, got {value!r}"
-        raise SettingsError(msg)
-    return number
+    return _whole(value, "a whole number, 0 (no cap) or more")
 
 
 def _cap(environ: Mapping[str, str], name: str, default: int) -> int:
@@ -238,12 +231,16 @@ def _cap(environ: Mapping[str, str], name: str, default: int) -> int:
 
 def burst(value: str) -> int:
     """Returns a whole number of calls, 0 (no limit) or more, or refuses it."""
+    return _whole(value, "a whole number of calls, 0 or more")
+
+
+def _whole(value: str, expected: str) -> int:
     try:
         number = int(value)
     except ValueError:
         number = -1
     if number < 0:
-        msg = f"expected a whole number of calls, 0 or more, got {value!r}"
+        msg = f"expected {expected}, got {value!r}"
         raise SettingsError(msg)
     return number
 
