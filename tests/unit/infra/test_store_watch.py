@@ -15,6 +15,7 @@ from uuid import uuid4
 
 import pytest
 from eventsourcing.persistence import OperationalError
+from eventsourcing.sqlite import SQLiteConnection, SQLiteRecorder
 from grpc_health.v1 import health, health_pb2
 
 from infra.event_store import create_app
@@ -178,7 +179,7 @@ def test_the_postgres_probe_writes_a_row_and_leaves_none(postgres_url: str) -> N
 
 
 def test_the_sqlite_probe_fails_on_a_full_file_and_leaves_no_row(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     database = tmp_path / "games.sqlite3"
     app = create_app(Settings(database=f"sqlite:///{database}"))
@@ -187,15 +188,19 @@ def test_the_sqlite_probe_fails_on_a_full_file_and_leaves_no_row(
         probe(write=True)  # creates its table; freed pages stay in the file
         with sqlite3.connect(database) as connection:
             pages = connection.execute("PRAGMA page_count").fetchone()[0]
-        pool = app.recorder.datastore.pool  # type: ignore[attr-defined]
+        recorder = app.recorder
+        assert isinstance(recorder, SQLiteRecorder)
+        pool = recorder.datastore.pool
         handed_out = pool.get_connection
 
-        def capped(*args: object, **kwargs: object) -> object:
-            connection = handed_out(*args, **kwargs)
+        def capped(
+            timeout: float | None = None, *, is_writer: bool | None = None
+        ) -> SQLiteConnection:
+            connection = handed_out(timeout, is_writer=is_writer)
             connection._sqlite_conn.execute(f"PRAGMA max_page_count = {pages}")
             return connection
 
-        pool.get_connection = capped
+        monkeypatch.setattr(pool, "get_connection", capped)
         with pytest.raises(OperationalError, match="full"):
             probe(write=True)
         probe(write=False)  # a full file still reads

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 import grpc
@@ -98,8 +99,8 @@ def reason(aborted: Aborted) -> tuple[grpc.StatusCode, str, dict[str, str]]:
     return aborted.status.code, info.reason, dict(info.metadata)
 
 
-def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(scenario())  # type: ignore[arg-type]
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(scenario())
 
 
 def test_an_address_at_its_waiting_cap_is_refused_and_nothing_is_recorded() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import pytest
@@ -70,7 +70,7 @@ async def _qwirkle_table(stub: Any) -> tuple[str, str]:
 
 def _reason(error: grpc.aio.AioRpcError) -> str:
     info = error_details_pb2.ErrorInfo()
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    status = rpc_status.from_call(cast("grpc.Call", error))
     assert status is not None
     (packed,) = [
         d for d in status.details if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR)
