@@ -17,7 +17,7 @@ looked up again, first in the folds kept in memory and then in the store (at
 most once per ``recheck_seconds`` for each table, so a client that keeps
 calling at its cap costs few reads), and the tables that started or finished
 meanwhile, through any process, are dropped. A retry of a request the ledger
-holds (the same ``request_id``, kept as its hash) passes, so a client that
+holds (the same ``request_id``, kept as its key) passes, so a client that
 lost the answer still gets it.
 
 Like the rate limits (decision T15) the ledger is per server process and lives
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import math
 import time
 from collections import OrderedDict
@@ -46,6 +45,7 @@ from services.api.connections import client_of
 from services.api.errors import resource_exhausted
 from services.games import GamesApp
 from services.records import GameRecord
+from services.request_ids import request_key
 
 DEFAULT_MAX_TABLES = 100_000  # ~200 bytes each: at most ~20 MB
 RECHECK_SECONDS = 10.0
@@ -66,7 +66,7 @@ Lookup: TypeAlias = Callable[[UUID], Held | None]
 @dataclass(slots=True)
 class _Table:
     timed: bool
-    request: str  # the hash of the request_id that created it, or ""
+    request: str  # the key of the request_id that created it, or ""
     waiting: bool = True
     checked: float = -math.inf  # when the store was last asked
 
@@ -110,7 +110,7 @@ class TableQuotas:
         """
         address, _ = client_of(context.peer())
         timed = request.game.turn_time_limit.seconds > 0
-        key = _request_key(request.request_id)
+        key = request_key(request.request_id)
         if not (self.max_waiting or (timed and self.max_timed)):
             yield _ignore
             return
@@ -247,11 +247,6 @@ def _counts(tables: Any) -> tuple[int, int]:
         waiting += table.waiting
         timed += table.timed
     return waiting, timed
-
-
-def _request_key(request_id: str) -> str:
-    # Only the hash is kept: a request id is a secret of its client.
-    return hashlib.sha256(request_id.encode()).hexdigest() if request_id else ""
 
 
 def _ignore(_name: str) -> None:
