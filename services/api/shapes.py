@@ -4,9 +4,9 @@ A repeated field with more values, or a string (bytes) longer, than any valid
 request holds (services/api/shape_limits.py) is refused with
 ``INVALID_ARGUMENT`` before the handler runs: before the request is converted,
 the game loaded or anything stored. The check walks only the fields a request
-sets and compares lengths: it costs a refused 1 MiB move microseconds, where
-converting and deciding it cost most of a second (gRPC's parsing of the
-message, before any guard, remains: some 6 ms for 1 MiB).
+sets and compares lengths: it costs a refused move microseconds, where
+converting and deciding a 1 MiB one cost most of a second. gRPC parses the
+message before any guard; that is why it reads at most 64 KiB (decision T22).
 """
 
 from __future__ import annotations
