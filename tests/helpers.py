@@ -7,7 +7,9 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+import grpc
 from google.rpc import error_details_pb2, status_pb2
+from tabletop.v1 import common_pb2, move_pb2, qwirkle_pb2
 
 from domain.common import table as tables
 from domain.common.decision import Accepted, Decision, Rejected
@@ -157,3 +159,30 @@ def play_to_end(
         commands.append(command)
     msg = f"the game did not end within {max_turns} turns"
     raise AssertionError(msg)
+
+
+class Aborted(Exception):  # noqa: N818 (what grpc's abort does: raise)
+    """Raised by a fake servicer context's abort, as grpc's own abort raises."""
+
+    def __init__(self, status: grpc.Status) -> None:
+        super().__init__(status.code)
+        self.status = status
+
+
+def qwirkle_placements_message(count: int) -> move_pb2.Move:
+    """Returns a Qwirkle placement of ``count`` tiles on small coordinates."""
+    tile = qwirkle_pb2.QwirkleTile(
+        color=qwirkle_pb2.QWIRKLE_COLOR_RED, shape=qwirkle_pb2.QWIRKLE_SHAPE_CIRCLE
+    )
+    return move_pb2.Move(
+        qwirkle=qwirkle_pb2.QwirkleMove(
+            place_tiles=qwirkle_pb2.QwirklePlaceTiles(
+                placements=[
+                    qwirkle_pb2.QwirklePlacement(
+                        tile=tile, at=common_pb2.Coordinate(x=i % 60, y=i // 60 % 60)
+                    )
+                    for i in range(count)
+                ]
+            )
+        )
+    )

@@ -5,42 +5,20 @@ from __future__ import annotations
 import grpc
 import pytest
 from tabletop.v1 import (
-    common_pb2,
     game_audit_service_pb2,
     game_audit_service_pb2_grpc,
     game_service_pb2,
-    move_pb2,
-    qwirkle_pb2,
 )
 
 from infra.server import MAX_REQUEST_BYTES
 from tests.e2e.client import auth, error_of, expect_error, get, seat_of, start_two_seats
 from tests.e2e.conftest import Server
+from tests.helpers import qwirkle_placements_message
 
 # The attack of issue 16: about 1 MiB, which gRPC now refuses by its size.
 ATTACK_PLACEMENTS = 74_000
 # As many as fit under the server's receive limit: refused by their shape.
 LARGEST_PLACEMENTS = 4_000
-
-
-def huge_placement(count: int) -> move_pb2.Move:
-    """Returns a Qwirkle placement of ``count`` tiles on small coordinates."""
-    tile = qwirkle_pb2.QwirkleTile(
-        color=qwirkle_pb2.QWIRKLE_COLOR_RED, shape=qwirkle_pb2.QWIRKLE_SHAPE_CIRCLE
-    )
-    return move_pb2.Move(
-        qwirkle=qwirkle_pb2.QwirkleMove(
-            place_tiles=qwirkle_pb2.QwirklePlaceTiles(
-                placements=[
-                    qwirkle_pb2.QwirklePlacement(
-                        tile=tile,
-                        at=common_pb2.Coordinate(x=i % 60 - 30, y=i // 60 % 60 - 30),
-                    )
-                    for i in range(count)
-                ]
-            )
-        )
-    )
 
 
 def test_a_qwirkle_move_of_4000_placements_is_refused_by_its_shape(
@@ -50,7 +28,7 @@ def test_a_qwirkle_move_of_4000_placements_is_refused_by_its_shape(
     before = get(server.stub, name, None)
     mover = tokens[seat_of(before.current_player)]
     request = game_service_pb2.SubmitMoveRequest(
-        name=name, move=huge_placement(LARGEST_PLACEMENTS)
+        name=name, move=qwirkle_placements_message(LARGEST_PLACEMENTS)
     )
     assert MAX_REQUEST_BYTES / 2 < request.ByteSize() < MAX_REQUEST_BYTES
 
@@ -75,7 +53,7 @@ def test_a_qwirkle_move_of_74000_placements_is_refused_before_it_is_read(
     before = get(server.stub, name, None)
     mover = tokens[seat_of(before.current_player)]
     request = game_service_pb2.SubmitMoveRequest(
-        name=name, move=huge_placement(ATTACK_PLACEMENTS)
+        name=name, move=qwirkle_placements_message(ATTACK_PLACEMENTS)
     )
     assert request.ByteSize() > 1_000_000
 

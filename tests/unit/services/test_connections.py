@@ -12,14 +12,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from services.api.connections import ConnectionCounts, HeldOpen, client_of
 from services.api.interception import Handler
-
-
-class Aborted(Exception):  # noqa: N818 (what grpc's abort does: raise)
-    """Raised by the fake context's abort, as grpc's own abort raises."""
-
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.code)
-        self.status = status
+from tests.helpers import Aborted
 
 
 @dataclass

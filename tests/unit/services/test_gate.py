@@ -11,18 +11,11 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from services.api.gate import Gate
+from tests.helpers import Aborted
 
 SUBMIT = "/tabletop.v1.GameService/SubmitMove"
 STREAM = "/tabletop.v1.GameService/StreamGame"
 HEALTH = "/grpc.health.v1.Health/Check"
-
-
-class Aborted(Exception):  # noqa: N818 (what grpc's abort does: raise)
-    """Raised by the fake context's abort, as grpc's own abort raises."""
-
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.code)
-        self.status = status
 
 
 class Context:

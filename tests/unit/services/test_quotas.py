@@ -16,16 +16,11 @@ from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
 
 from services.api.quotas import Held, TableQuotas
+from tests.helpers import Aborted
 
 WAITING = Held(waiting=True, finished=False)
 STARTED = Held(waiting=False, finished=False)
 FINISHED = Held(waiting=False, finished=True)
-
-
-class Aborted(Exception):  # noqa: N818 (what grpc's abort does: raise)
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.code)
-        self.status = status
 
 
 @dataclass

@@ -17,18 +17,11 @@ from services.api.limits import (
 )
 from services.games import GamesApp, Seated
 from services.tokens import token_hash
+from tests.helpers import Aborted
 
 GET = "/tabletop.v1.GameService/GetGame"
 CREATE = "/tabletop.v1.GameService/CreateGame"
 PEER = "ipv4:203.0.113.9:40000"
-
-
-class Aborted(Exception):  # noqa: N818 (what grpc's abort does: raise)
-    """Raised by the fake context's abort, as grpc's own abort raises."""
-
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.code)
-        self.status = status
 
 
 class Context:

@@ -24,7 +24,7 @@ from services.api.convert.moves import command_from_request
 from services.api.limits import MALFORMED_CHARGE
 from services.feed import Feed
 from services.games import GamesApp
-from tests.unit.services.test_shapes import placements
+from tests.helpers import qwirkle_placements_message
 
 
 @contextlib.asynccontextmanager
@@ -96,14 +96,17 @@ async def test_a_move_refused_by_shape_is_neither_converted_nor_its_game_loaded(
         # whether the rules accept it or not.
         with contextlib.suppress(grpc.aio.AioRpcError):
             await stub.SubmitMove(
-                api.SubmitMoveRequest(name=name, move=placements(1)), metadata=auth
+                api.SubmitMoveRequest(name=name, move=qwirkle_placements_message(1)),
+                metadata=auth,
             )
         assert counts["converted"] >= 1
         assert counts["loaded"] >= 1
         before = counts.copy()
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await stub.SubmitMove(
-                api.SubmitMoveRequest(name=name, move=placements(4_000)),
+                api.SubmitMoveRequest(
+                    name=name, move=qwirkle_placements_message(4_000)
+                ),
                 metadata=auth,
             )
         assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT

@@ -12,7 +12,6 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from tabletop.v1 import (
-    common_pb2,
     game_pb2,
     gnoming_a_round_pb2,
     hues_and_cues_pb2,
@@ -24,28 +23,9 @@ from tabletop.v1 import game_service_pb2 as api
 
 from services.api.errors import ApiError
 from services.api.shapes import oversized
-from tests.helpers import error_info, status_details
+from tests.helpers import error_info, qwirkle_placements_message, status_details
 
 _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
-
-
-def placements(count: int) -> move_pb2.Move:
-    """Returns a Qwirkle placement of ``count`` tiles on small coordinates."""
-    tile = qwirkle_pb2.QwirkleTile(
-        color=qwirkle_pb2.QWIRKLE_COLOR_RED, shape=qwirkle_pb2.QWIRKLE_SHAPE_CIRCLE
-    )
-    return move_pb2.Move(
-        qwirkle=qwirkle_pb2.QwirkleMove(
-            place_tiles=qwirkle_pb2.QwirklePlaceTiles(
-                placements=[
-                    qwirkle_pb2.QwirklePlacement(
-                        tile=tile, at=common_pb2.Coordinate(x=i % 60, y=i // 60 % 60)
-                    )
-                    for i in range(count)
-                ]
-            )
-        )
-    )
 
 
 def refusal(request: Message) -> tuple[grpc.StatusCode, str, dict[str, str], str]:
@@ -63,7 +43,9 @@ def refusal(request: Message) -> tuple[grpc.StatusCode, str, dict[str, str], str
 
 
 def test_a_qwirkle_move_of_74000_placements_is_refused_by_its_count() -> None:
-    request = api.SubmitMoveRequest(name="games/x", move=placements(74_000))
+    request = api.SubmitMoveRequest(
+        name="games/x", move=qwirkle_placements_message(74_000)
+    )
     assert len(request.SerializeToString()) > 1_000_000
     code, reason, metadata, field = refusal(request)
     assert code is grpc.StatusCode.INVALID_ARGUMENT
@@ -106,7 +88,7 @@ TILE = qwirkle_pb2.QwirkleTile(
 )
 CASES = {
     "placements": Case(
-        lambda n: api.SubmitMoveRequest(move=placements(n)),
+        lambda n: api.SubmitMoveRequest(move=qwirkle_placements_message(n)),
         "move.qwirkle.place_tiles.placements",
         "TOO_MANY_VALUES",
         6,

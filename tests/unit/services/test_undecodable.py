@@ -14,17 +14,10 @@ from tabletop.v1 import game_service_pb2 as api
 
 from services.api.errors import unavailable
 from services.api.interception import ThrottledLog, Undecodable, guarded
+from tests.helpers import Aborted
 
 SUBMIT = "/tabletop.v1.GameService/SubmitMove"
 GARBAGE = b"\xff\xff\xff"
-
-
-class Aborted(Exception):  # noqa: N818 (what grpc's abort does: raise)
-    """Raised by the fake context's abort, as grpc's own abort raises."""
-
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.code)
-        self.status = status
 
 
 class Context:
