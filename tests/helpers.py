@@ -83,12 +83,14 @@ def open_table(
         accepted(
             tables.create(
                 RULES,
-                QwirkleConfig(),
-                max_players,
-                seed,
-                commitment(seed),
-                "Player 0",
-                "hash-0",
+                tables.GameCreated(
+                    RULES.name,
+                    QwirkleConfig(),
+                    max_players,
+                    commitment(seed),
+                    seed.hex(),
+                ),
+                tables.SeatHolder("Player 0", "hash-0"),
             )
         )
     )

@@ -28,14 +28,49 @@ class CreateTable:
     display_name: str
     token_hash: str
     turn_seconds: int = 0  # the turn time limit; 0 for none
+    # The hash of a private table's invite code; "" for a public table.
+    invite_hash: str = ""
+    # When the table closes if play has not begun (None: never, for tables
+    # opened before tables expired).
+    expires_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class JoinTable:
-    """Take the next free seat."""
+    """Take the next free seat (a private table's with the code's hash)."""
 
     display_name: str
     token_hash: str
+    invite_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTable:
+    """Give up one's seat before play begins."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveSeat:
+    """The host removes another player's seat before play begins."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RotateInvite:
+    """The host replaces a private table's invite code (by its hash)."""
+
+    invite_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExpireTable:
+    """Close a table that waited for players past its expiry time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Resign one's seat: the server's bot plays it from now on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +111,22 @@ class TimeOut:
     move: Any
 
 
+@dataclass(frozen=True, slots=True)
+class PlayResigned:
+    """The server's bot plays ``move`` for ``seat``, which resigned."""
+
+    seat: int
+    move: Any
+
+
 TableCommand: TypeAlias = (
     JoinTable
+    | LeaveTable
+    | RemoveSeat
+    | RotateInvite
+    | ExpireTable
+    | Resign
+    | PlayResigned
     | StartTable
     | PlayMove
     | UndoLastMove
@@ -87,7 +136,10 @@ TableCommand: TypeAlias = (
 )
 
 # The commands that are moves: each one numbered, in order, by the store.
-MOVE_COMMANDS: tuple[type[Any], ...] = (PlayMove, TimeOut)
+MOVE_COMMANDS: tuple[type[Any], ...] = (PlayMove, TimeOut, PlayResigned)
+
+# The commands the server issues for a seat (the bot's moves), credited to it.
+STAND_IN_COMMANDS: tuple[type[Any], ...] = (TimeOut, PlayResigned)
 
 TABLE_COMMANDS: Mapping[str, type[Any]] = {
     "table.CreateTable": CreateTable,
@@ -98,26 +150,35 @@ TABLE_COMMANDS: Mapping[str, type[Any]] = {
     "table.ProposeTakeback": ProposeTakeback,
     "table.AnswerTakeback": AnswerTakeback,
     "table.TimeOut": TimeOut,
+    "table.LeaveTable": LeaveTable,
+    "table.RemoveSeat": RemoveSeat,
+    "table.RotateInvite": RotateInvite,
+    "table.ExpireTable": ExpireTable,
+    "table.Resign": Resign,
+    "table.PlayResigned": PlayResigned,
 }
 
 
 def create(rules: tables.Rules, command: CreateTable, seed: bytes) -> Decision[Any]:
     """Decides the opening of a table with its secret seed."""
-    return turn_timer.check_turn_seconds(command.turn_seconds) or tables.create(
-        rules,
+    opening = tables.GameCreated(
+        command.game_type,
         command.config,
         command.max_players,
-        seed,
         commitment(seed),
-        command.display_name,
-        command.token_hash,
+        seed.hex(),
         command.turn_seconds,
+        expires_at=command.expires_at,
+    )
+    creator = tables.SeatHolder(command.display_name, command.token_hash)
+    return turn_timer.check_turn_seconds(command.turn_seconds) or tables.create(
+        rules, opening, creator, command.invite_hash
     )
 
 
 def acting_seat(command: TableCommand, seat: int | None) -> int | None:
-    """Returns the seat a command acts for: the caller's, or a timed-out seat's."""
-    return command.seat if isinstance(command, TimeOut) else seat
+    """Returns the seat a command acts for: the caller's, or the bot's seat."""
+    return command.seat if isinstance(command, TimeOut | PlayResigned) else seat
 
 
 def decide(
@@ -145,9 +206,16 @@ def _decide(
     now: datetime,
 ) -> Decision[Any]:
     acting = -1 if seat is None else seat
+    refused = tables.resigned_seat(table, acting)
+    if refused is not None:
+        return refused
     match command:
-        case JoinTable():
-            return tables.join(table, command.display_name, command.token_hash)
+        case JoinTable() | LeaveTable() | RemoveSeat() | RotateInvite() | ExpireTable():
+            return _decide_lobby(table, acting, command, now)
+        case Resign():
+            return tables.resign(table, rules, acting)
+        case PlayResigned():
+            return turn_timer.play_resigned(table, rules, command.seat, command.move)
         case StartTable():
             return tables.start(table, rules, acting)
         case PlayMove():
@@ -162,3 +230,25 @@ def _decide(
             )
         case TimeOut():
             return turn_timer.time_out(table, rules, command.seat, command.move, now)
+
+
+def _decide_lobby(
+    table: tables.Table,
+    acting: int,
+    command: JoinTable | LeaveTable | RemoveSeat | RotateInvite | ExpireTable,
+    now: datetime,
+) -> Decision[Any]:
+    """Decides a request about the seats of a table before play begins."""
+    match command:
+        case JoinTable():
+            return tables.join(
+                table, command.display_name, command.token_hash, command.invite_hash
+            )
+        case LeaveTable():
+            return tables.leave(table, acting)
+        case RemoveSeat():
+            return tables.remove(table, acting, command.seat)
+        case RotateInvite():
+            return tables.rotate_invite(table, acting, command.invite_hash)
+        case ExpireTable():
+            return tables.expire(table, now)

@@ -7,8 +7,11 @@ as the game's events, which the table hands to the game's ``evolve``.
 
 from __future__ import annotations
 
+import hmac
 import unicodedata
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, TypeAlias
 
 from domain.common.decision import (
@@ -23,12 +26,18 @@ from domain.common.rules import GameRules, Outcome
 from domain.common.seats import Operator, Viewer
 from domain.common.table_state import (
     TABLE_EVENTS,
+    ClosedBecause,
     GameCreated,
     GameFinished,
     GameStarted,
+    InviteCodeSet,
     PlayerJoined,
+    PlayerLeft,
+    PlayerResigned,
+    ResignedSeatPlayed,
     SeatHolder,
     Table,
+    TableClosed,
     TableEvent,
     TableStatus,
     TurnTimedOut,
@@ -44,13 +53,19 @@ from domain.common.undo import (
 
 __all__ = [
     "TABLE_EVENTS",
+    "ClosedBecause",
     "GameCreated",
     "GameFinished",
     "GameStarted",
+    "InviteCodeSet",
     "PlayerJoined",
+    "PlayerLeft",
+    "PlayerResigned",
+    "ResignedSeatPlayed",
     "Rules",
     "SeatHolder",
     "Table",
+    "TableClosed",
     "TableEvent",
     "TableStatus",
     "TurnTimedOut",
@@ -58,10 +73,15 @@ __all__ = [
     "create",
     "effective_viewer",
     "evolve",
+    "expire",
+    "final_outcome",
     "join",
+    "leave",
     "not_seated",
     "outcome",
     "play",
+    "remove",
+    "rotate_invite",
     "start",
     "visible",
     "withdraw_proposal",
@@ -73,18 +93,15 @@ MAX_DISPLAY_NAME = 40
 
 
 def create(
-    rules: Rules,
-    config: Any,
-    max_players: int,
-    seed: bytes,
-    commitment: str,
-    creator_name: str,
-    token_hash: str,
-    turn_seconds: int = 0,
+    rules: Rules, opening: GameCreated, creator: SeatHolder, invite_hash: str = ""
 ) -> Decision[TableEvent]:
-    """Opens a table and seats its creator in seat 0."""
-    if max_players == 0:
-        max_players = rules.max_players
+    """Opens a table and seats its creator, its host, in seat 0.
+
+    ``opening`` is the table as asked for (``max_players`` 0: the game's most).
+    With an ``invite_hash`` the table is private: only a caller who shows the
+    code of that hash may join it.
+    """
+    max_players = opening.max_players or rules.max_players
     if not rules.min_players <= max_players <= rules.max_players:
         return malformed(
             "INVALID_PLAYER_COUNT",
@@ -95,22 +112,36 @@ def create(
             maxPlayers=rules.max_players,
             maxPlayersRequested=max_players,
         )
-    refused = rules.check_config(config, max_players) or _check_name(creator_name)
+    refused = rules.check_config(opening.config, max_players) or _check_name(
+        creator.display_name
+    )
     if refused is not None:
         return refused
-    created = GameCreated(
-        rules.name, config, max_players, commitment, seed.hex(), turn_seconds
+    private = bool(invite_hash)
+    created = replace(
+        opening, game_type=rules.name, max_players=max_players, private=private
     )
-    return Accepted((created, PlayerJoined(0, creator_name.strip(), token_hash)))
+    invited = (InviteCodeSet(invite_hash),) if private else ()
+    joined = PlayerJoined(0, creator.display_name.strip(), creator.token_hash)
+    return Accepted((created, *invited, joined))
 
 
-def join(table: Table, display_name: str, token_hash: str) -> Decision[TableEvent]:
-    """Seats a new player in the next free seat."""
-    if table.status is not TableStatus.WAITING_FOR_PLAYERS:
+def join(
+    table: Table, display_name: str, token_hash: str, invite_hash: str = ""
+) -> Decision[TableEvent]:
+    """Seats a new player in the next free seat; a private table wants its code."""
+    refused = _waiting(table, "no more players can join")
+    if refused is not None:
+        return refused
+    # Compared in constant time, so timing tells nothing about the code.
+    if table.private and not hmac.compare_digest(invite_hash, table.invite_hash):
         return reject(
-            "GAME_ALREADY_STARTED",
-            "The game has already started; no more players can join.",
-            "table/join_before_start",
+            "INVALID_INVITE_CODE",
+            "This table is private: joining it needs the invite code its host "
+            "shared, and the code given is "
+            + ("missing." if not invite_hash else "not this table's."),
+            "table/invite_code",
+            RejectionKind.NOT_A_PARTICIPANT,
         )
     if len(table.seats) >= table.max_players:
         return reject(
@@ -125,10 +156,83 @@ def join(table: Table, display_name: str, token_hash: str) -> Decision[TableEven
     return Accepted((PlayerJoined(len(table.seats), display_name.strip(), token_hash),))
 
 
-def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
-    """Starts play: the table's ``GameStarted`` then the game's opening events."""
+def leave(table: Table, seat: int) -> Decision[TableEvent]:
+    """Gives up ``seat`` before play begins; the last player out closes the table."""
     if not 0 <= seat < len(table.seats):
         return not_seated()
+    refused = _waiting(table, "resign instead to hand your seat to the bot")
+    if refused is not None:
+        return refused
+    left = PlayerLeft(seat, removed=False)
+    if len(table.seats) == 1:
+        return Accepted((left, TableClosed(ClosedBecause.EMPTY)))
+    return Accepted((left,))
+
+
+def remove(table: Table, seat: int, removed: int) -> Decision[TableEvent]:
+    """The host's removal of another seat before play begins."""
+    refused = _host_only(table, seat, "remove a seat")
+    if refused is not None:
+        return refused
+    refused = _waiting(table, "seats can no longer be removed")
+    if refused is not None:
+        return refused
+    if not 0 < removed < len(table.seats):
+        return reject(
+            "NO_SUCH_SEAT",
+            f"There is no other player in seat {removed}; the seats taken are 0 "
+            f"to {len(table.seats) - 1}, and the host leaves rather than removes "
+            "themself.",
+            "table/remove_seat",
+            seat=removed,
+            seatedPlayers=len(table.seats),
+        )
+    return Accepted((PlayerLeft(removed, removed=True),))
+
+
+def rotate_invite(table: Table, seat: int, invite_hash: str) -> Decision[TableEvent]:
+    """The host's new invite code for a private table; the old one stops working."""
+    refused = _host_only(table, seat, "change the invite code")
+    if refused is not None:
+        return refused
+    if not table.private:
+        return reject(
+            "TABLE_NOT_PRIVATE",
+            "This table is public: anybody may join it without a code.",
+            "table/invite_code",
+        )
+    refused = _waiting(table, "nobody can join any more")
+    if refused is not None:
+        return refused
+    return Accepted((InviteCodeSet(invite_hash),))
+
+
+def expire(table: Table, now: datetime) -> Decision[TableEvent]:
+    """Closes a table that waited for players past its expiry time.
+
+    A table from before tables expired has no expiry time of its own: the
+    server closes it by its creation time and the configured wait.
+    """
+    refused = _waiting(table, "only a table waiting for players expires")
+    if refused is not None:
+        return refused
+    if table.expires_at is not None and now < table.expires_at:
+        return reject(
+            "TABLE_NOT_EXPIRED",
+            f"The table may wait for players until {table.expires_at.isoformat()}.",
+            "table/expiry",
+            expireTime=table.expires_at.isoformat(),
+        )
+    return Accepted((TableClosed(ClosedBecause.EXPIRED),))
+
+
+def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
+    """Starts play: the table's ``GameStarted`` then the game's opening events."""
+    refused = _host_only(table, seat, "start the game")
+    if refused is not None:
+        return refused
+    if table.status is TableStatus.CLOSED:
+        return _closed(table)
     if table.status is not TableStatus.WAITING_FOR_PLAYERS:
         return reject(
             "GAME_ALREADY_STARTED",
@@ -174,6 +278,79 @@ def play(table: Table, rules: Rules, seat: int, command: Any) -> Decision[Any]:
     return Accepted((*withdraw_proposal(table), played, *events, *finished))
 
 
+def resign(table: Table, rules: Rules, seat: int) -> Decision[Any]:
+    """Resigns ``seat``: the bot plays it on; if no seat is left, play stops."""
+    if not 0 <= seat < len(table.seats):
+        return not_seated()
+    if table.status is not TableStatus.IN_PROGRESS:
+        return reject(
+            "GAME_NOT_IN_PROGRESS",
+            "Only a game in progress can be resigned; before it starts, leave "
+            "the table instead.",
+            "table/in_progress",
+            state=table.status.value,
+        )
+    resigned = PlayerResigned(seat)
+    after = replace(table, resigned=table.resigned | {seat})
+    return Accepted(
+        (*withdraw_proposal(table), resigned, *abandoned_if_deserted(after, rules))
+    )
+
+
+def resigned_seat(table: Table, seat: int) -> Rejected | None:
+    """Refuses any act of a seat that resigned: the bot plays it now."""
+    if seat not in table.resigned:
+        return None
+    return reject(
+        "SEAT_RESIGNED",
+        f"Seat {seat} resigned; the server's bot plays it for the rest of the game.",
+        "table/resigned",
+        RejectionKind.NOT_A_PARTICIPANT,
+        seat=seat,
+    )
+
+
+# T24: a seat whose turn timed out this many times in a row, with no move of
+# its own between, counts as gone when the table looks for anyone still playing.
+MISSED_TURNS_GONE = 3
+
+
+def gone(table: Table, seat: int) -> bool:
+    """Returns whether ``seat`` resigned or let its turns time out too often."""
+    missed = table.missed[seat] if seat < len(table.missed) else 0
+    return seat in table.resigned or missed >= MISSED_TURNS_GONE
+
+
+def abandoned_if_deserted(table: Table, rules: Rules) -> tuple[GameFinished, ...]:
+    """Returns the end of a game in progress in which no seat is left playing.
+
+    Its outcome is the rules' at this point: the scores so far, and the seats
+    that did not resign which the game ranks first (``GameRules.leaders``).
+    """
+    if table.status is not TableStatus.IN_PROGRESS or not table.seats:
+        return ()
+    if not all(gone(table, seat) for seat in range(len(table.seats))):
+        return ()
+    scores, winners = final_outcome(table, rules, table.game)
+    resigned = tuple(sorted(table.resigned))
+    return (GameFinished(scores, winners, table.seed, resigned, abandoned=True),)
+
+
+def final_outcome(
+    table: Table, rules: Rules, game: Any
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Returns a game's final scores and winners; no resigned seat wins.
+
+    Without resignations they are the rules' outcome. Once a seat resigned,
+    the winners are the seats the game ranks first among those that did not.
+    """
+    result: Outcome = rules.outcome(game)
+    if not table.resigned and result.finished:
+        return result.scores, result.winners
+    playing = tuple(s for s in range(len(table.seats)) if s not in table.resigned)
+    return result.scores, rules.leaders(game, playing)
+
+
 def withdraw_proposal(table: Table) -> tuple[UndoResolved, ...]:
     """Returns the event closing an open undo proposal, which a new move ends."""
     proposal = table.undo.proposal
@@ -185,10 +362,12 @@ def withdraw_proposal(table: Table) -> tuple[UndoResolved, ...]:
 def _finish_if_over(
     table: Table, rules: Rules, game: Any, events: tuple[Any, ...]
 ) -> tuple[GameFinished, ...]:
-    outcome: Outcome = rules.outcome(rules.fold(game, events))
-    if not outcome.finished:
+    after = rules.fold(game, events)
+    if not rules.outcome(after).finished:
         return ()
-    return (GameFinished(outcome.scores, outcome.winners, table.seed),)
+    scores, winners = final_outcome(table, rules, after)
+    resigned = tuple(sorted(table.resigned))
+    return (GameFinished(scores, winners, table.seed, resigned),)
 
 
 def evolve(table: Table | None, event: Any, rules: Rules) -> Table:
@@ -204,6 +383,8 @@ def evolve(table: Table | None, event: Any, rules: Rules) -> Table:
             event.commitment,
             event.seed,
             turn_seconds=event.turn_seconds,
+            private=event.private,
+            expires_at=event.expires_at,
         )
         return replace(created, revision=1)
     return replace(_evolve(table, event, rules), revision=table.revision + 1)
@@ -211,12 +392,14 @@ def evolve(table: Table | None, event: Any, rules: Rules) -> Table:
 
 def _evolve(table: Table, event: Any, rules: Rules) -> Table:
     match event:
-        case PlayerJoined():
-            holder = SeatHolder(event.display_name, event.token_hash)
-            return replace(table, seats=(*table.seats, holder))
+        case PlayerJoined() | PlayerLeft() | InviteCodeSet() | TableClosed():
+            return _evolve_lobby(table, event)
         case GameStarted():
             game = rules.initial_state(event.players, table.config)
-            return replace(table, status=TableStatus.IN_PROGRESS, game=game)
+            missed = (0,) * event.players
+            return replace(
+                table, status=TableStatus.IN_PROGRESS, game=game, missed=missed
+            )
         case GameFinished():
             return replace(
                 table, status=TableStatus.FINISHED, final=event, turn_deadline=None
@@ -224,7 +407,23 @@ def _evolve(table: Table, event: Any, rules: Rules) -> Table:
         case TurnTimerStarted():
             return replace(table, turn_deadline=event.deadline)
         case TurnTimedOut():
-            return table
+            missed = _counted(table.missed, event.seat, lambda n: n + 1)
+            return replace(table, missed=missed, bot_moving=event.seat)
+        case PlayerResigned():
+            return replace(table, resigned=table.resigned | {event.seat})
+        case ResignedSeatPlayed():
+            return replace(table, bot_moving=event.seat)
+        case MovePlayed() if table.bot_moving == event.seat:
+            undo, game = evolve_undo(
+                table.undo, event, table.game, table.revision, table.turn_deadline
+            )
+            return replace(table, undo=undo, game=game, bot_moving=None)
+        case MovePlayed():
+            undo, game = evolve_undo(
+                table.undo, event, table.game, table.revision, table.turn_deadline
+            )
+            missed = _counted(table.missed, event.seat, lambda _: 0)
+            return replace(table, undo=undo, game=game, missed=missed)
         case _ if isinstance(event, UNDO_EVENT_TYPES):
             undo, game = evolve_undo(
                 table.undo, event, table.game, table.revision, table.turn_deadline
@@ -237,6 +436,30 @@ def _evolve(table: Table, event: Any, rules: Rules) -> Table:
             return replace(table, game=rules.evolve(table.game, event))
 
 
+def _evolve_lobby(
+    table: Table, event: PlayerJoined | PlayerLeft | InviteCodeSet | TableClosed
+) -> Table:
+    match event:
+        case PlayerJoined():
+            holder = SeatHolder(event.display_name, event.token_hash)
+            return replace(table, seats=(*table.seats, holder))
+        case PlayerLeft():
+            seats = table.seats[: event.seat] + table.seats[event.seat + 1 :]
+            return replace(table, seats=seats)
+        case InviteCodeSet():
+            return replace(table, invite_hash=event.code_hash)
+        case TableClosed():
+            return replace(table, status=TableStatus.CLOSED, closed=event.reason)
+
+
+def _counted(
+    missed: tuple[int, ...], seat: int, change: Callable[[int], int]
+) -> tuple[int, ...]:
+    counts = list(missed) + [0] * (seat + 1 - len(missed))
+    counts[seat] = change(counts[seat])
+    return tuple(counts)
+
+
 def visible(table_event: Any, viewer: Viewer, rules: Rules) -> Any:
     """Returns an event as ``viewer`` may see it, or None if it shows nothing."""
     match table_event:
@@ -245,7 +468,19 @@ def visible(table_event: Any, viewer: Viewer, rules: Rules) -> Any:
             return replace(table_event, seed=secret)
         case PlayerJoined():
             return replace(table_event, token_hash="")
-        case GameStarted() | GameFinished() | TurnTimerStarted() | TurnTimedOut():
+        case InviteCodeSet():
+            secret = "" if not isinstance(viewer, Operator) else table_event.code_hash
+            return replace(table_event, code_hash=secret)
+        case (
+            GameStarted()
+            | GameFinished()
+            | TurnTimerStarted()
+            | TurnTimedOut()
+            | PlayerLeft()
+            | TableClosed()
+            | PlayerResigned()
+            | ResignedSeatPlayed()
+        ):
             return table_event
         case _ if isinstance(table_event, UNDO_EVENT_TYPES):
             return table_event
@@ -261,10 +496,60 @@ def effective_viewer(table: Table, viewer: Viewer) -> Viewer:
 
 
 def outcome(table: Table, rules: Rules) -> Outcome | None:
-    """Returns the game's scores and winners, None before it has started."""
+    """Returns the game's scores and winners, None before it has started.
+
+    A finished game's are those it finished with: an abandoned game's, and
+    none of a resigned seat's wins.
+    """
     if table.game is None:
         return None
-    return rules.outcome(table.game)
+    result: Outcome = rules.outcome(table.game)
+    if table.final is None or not (table.resigned or table.final.abandoned):
+        return result
+    scores, winners = final_outcome(table, rules, table.game)
+    return Outcome(scores, winners, finished=True)
+
+
+def _waiting(table: Table, consequence: str) -> Rejected | None:
+    """Refuses a request that needs a table still waiting for players."""
+    if table.status is TableStatus.WAITING_FOR_PLAYERS:
+        return None
+    if table.status is TableStatus.CLOSED:
+        return _closed(table)
+    return reject(
+        "GAME_ALREADY_STARTED",
+        f"The game has already started; {consequence}.",
+        "table/join_before_start",
+    )
+
+
+def _closed(table: Table) -> Rejected:
+    return reject(
+        "TABLE_CLOSED",
+        "The table closed before play began: "
+        + (
+            "it waited too long for players."
+            if table.closed is ClosedBecause.EXPIRED
+            else "all its players left."
+        ),
+        "table/closed",
+        closedBecause=str(table.closed),
+    )
+
+
+def _host_only(table: Table, seat: int, action: str) -> Rejected | None:
+    """Refuses a request of a seat other than the host's."""
+    if not 0 <= seat < len(table.seats):
+        return not_seated()
+    if seat == table.host:
+        return None
+    return reject(
+        "NOT_THE_HOST",
+        f"Only the table's host (seat 0: its creator, or the player the "
+        f"table passed to when the host left) may {action}.",
+        "table/host",
+        RejectionKind.NOT_A_PARTICIPANT,
+    )
 
 
 def _check_name(name: str) -> Rejected | None:

@@ -21,6 +21,15 @@ class TableStatus(StrEnum):
     WAITING_FOR_PLAYERS = "WAITING_FOR_PLAYERS"
     IN_PROGRESS = "IN_PROGRESS"
     FINISHED = "FINISHED"
+    # Closed before play began: it expired waiting, or its last player left.
+    CLOSED = "CLOSED"
+
+
+class ClosedBecause(StrEnum):
+    """Why a table closed before play began."""
+
+    EXPIRED = "EXPIRED"  # it waited for players past its expiry time
+    EMPTY = "EMPTY"  # its last player left
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +43,22 @@ class GameCreated:
     seed: str
     # The turn time limit (domain.common.turn_timer); 0 for none.
     turn_seconds: int = 0
+    # A private table is joined only with its invite code and listed only to
+    # the seats at it (InviteCodeSet follows with the code's hash).
+    private: bool = False
+    # When the table closes if play has not begun; None for tables opened
+    # before tables expired (the server then counts from their creation).
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InviteCodeSet:
+    """A private table's invite code was set (at creation) or rotated by its host.
+
+    Only the code's hash is kept, and only the operator sees it.
+    """
+
+    code_hash: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +68,25 @@ class PlayerJoined:
     seat: int
     display_name: str
     token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """``seat`` left the table before play began, or its host removed it.
+
+    The seats after it move down by one, so seats stay numbered 0 to n-1 in
+    the order their players joined, and seat 0 is always the host.
+    """
+
+    seat: int
+    removed: bool  # True: the host removed the seat; False: its player left
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """The table closed before play began; nobody may join or start it."""
+
+    reason: ClosedBecause
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +103,25 @@ class GameFinished:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     seed: str
+    # The seats that resigned; none of them is among the winners.
+    resigned: tuple[int, ...] = ()
+    # True when play stopped early because every seat had resigned or let its
+    # turn time out too often: the scores are those at that point.
+    abandoned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResigned:
+    """``seat`` resigned: from now on the server's bot moves for it."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResignedSeatPlayed:
+    """``seat`` resigned earlier and is to move; the bot's move for it follows."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +140,16 @@ class TurnTimedOut:
 
 TableEvent: TypeAlias = (
     GameCreated
+    | InviteCodeSet
     | PlayerJoined
+    | PlayerLeft
+    | TableClosed
     | GameStarted
     | GameFinished
     | TurnTimerStarted
     | TurnTimedOut
+    | PlayerResigned
+    | ResignedSeatPlayed
 )
 
 TABLE_EVENTS: Mapping[str, type[Any]] = {
@@ -91,6 +159,11 @@ TABLE_EVENTS: Mapping[str, type[Any]] = {
     "table.GameFinished": GameFinished,
     "table.TurnTimerStarted": TurnTimerStarted,
     "table.TurnTimedOut": TurnTimedOut,
+    "table.InviteCodeSet": InviteCodeSet,
+    "table.PlayerLeft": PlayerLeft,
+    "table.TableClosed": TableClosed,
+    "table.PlayerResigned": PlayerResigned,
+    "table.ResignedSeatPlayed": ResignedSeatPlayed,
     **UNDO_EVENTS,
 }
 
@@ -121,6 +194,21 @@ class Table:
     undo: UndoState = field(default_factory=UndoState)
     turn_seconds: int = 0  # 0: no turn timer
     turn_deadline: datetime | None = None  # while a timer runs
+    private: bool = False
+    invite_hash: str = ""  # the hash of a private table's invite code
+    expires_at: datetime | None = None  # when a waiting table closes
+    closed: ClosedBecause | None = None
+    resigned: frozenset[int] = frozenset()
+    # Turns timed out in a row, by seat (a seat's own move resets its count).
+    missed: tuple[int, ...] = ()
+    # The seat whose next move the server's bot makes (a timeout, a resigned
+    # seat), between the event that says so and the move's MovePlayed.
+    bot_moving: int | None = None
+
+    @property
+    def host(self) -> int | None:
+        """Returns the host's seat: seat 0, None once nobody is seated."""
+        return 0 if self.seats else None
 
     @property
     def rng(self) -> Rng:

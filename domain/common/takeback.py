@@ -112,7 +112,9 @@ def respond_undo(
     if not accept:
         return Accepted((UndoResolved(proposal_id, UndoOutcome.REJECTED, seat, now),))
     agreed = UndoAccepted(proposal_id, seat)
+    # A seat that resigned has no say: the bot plays it, and answers nothing.
     waiting = set(range(len(table.seats))) - {proposal.proposer, seat}
+    waiting -= table.resigned
     if waiting - set(proposal.accepted_by):
         return Accepted((agreed,))
     target = proposal.target_revision

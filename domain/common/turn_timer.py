@@ -16,9 +16,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.common.decision import Accepted, Decision, Rejected, malformed, reject
-from domain.common.table import Rules, evolve, play
+from domain.common.table import Rules, abandoned_if_deserted, evolve, play
 from domain.common.table_state import (
     GameStarted,
+    ResignedSeatPlayed,
     Table,
     TableStatus,
     TurnTimedOut,
@@ -124,6 +125,45 @@ def time_out(
             "table/turn_time_limit",
             seat=seat,
         )
+    decided = _bot_move(table, rules, seat, move, TurnTimedOut(seat))
+    if isinstance(decided, Rejected):
+        return decided
+    # A seat that now counts as gone may have been the last one playing.
+    after = _folded(table, rules, decided)
+    return Accepted((*decided, *abandoned_if_deserted(after, rules)))
+
+
+def play_resigned(table: Table, rules: Rules, seat: int, move: Any) -> Decision[Any]:
+    """Plays ``move``, the bot's choice, for ``seat``, which resigned."""
+    if table.status is not TableStatus.IN_PROGRESS:
+        return reject(
+            "GAME_NOT_IN_PROGRESS",
+            "Only a game in progress has turns to play.",
+            "table/in_progress",
+            state=table.status.value,
+        )
+    if seat not in table.resigned:
+        return reject(
+            "SEAT_NOT_RESIGNED",
+            f"Seat {seat} has not resigned; only its player moves for it.",
+            "table/resigned",
+            seat=seat,
+        )
+    if seat not in rules.to_move(table.game):
+        return reject(
+            "SEAT_NOT_TO_MOVE",
+            f"Seat {seat} is not to move.",
+            "table/resigned",
+            seat=seat,
+        )
+    decided = _bot_move(table, rules, seat, move, ResignedSeatPlayed(seat))
+    return decided if isinstance(decided, Rejected) else Accepted(decided)
+
+
+def _bot_move(
+    table: Table, rules: Rules, seat: int, move: Any, cause: Any
+) -> tuple[Any, ...] | Rejected:
+    """Returns ``cause`` then the events of the bot's ``move`` for ``seat``."""
     decision = play(table, rules, seat, move)
     if isinstance(decision, Rejected):
         return decision
@@ -132,4 +172,4 @@ def time_out(
         replace(event, undoable=False) if isinstance(event, MovePlayed) else event
         for event in decision.events
     )
-    return Accepted((TurnTimedOut(seat), *events))
+    return (cause, *events)

@@ -34,9 +34,10 @@ SEED = bytes(range(32))
 
 def _domain_replay(seed: bytes, played: list[tuple[int, Any]]) -> tables.Table:
     """Plays the same moves on the pure domain: the scores the server must report."""
-    created = tables.create(
-        RULES, QwirkleConfig(), 2, seed, commitment(seed), "Ana", ""
+    opening = tables.GameCreated(
+        RULES.name, QwirkleConfig(), 2, commitment(seed), seed.hex()
     )
+    created = tables.create(RULES, opening, tables.SeatHolder("Ana", ""))
     assert isinstance(created, Accepted)
     table: tables.Table | None = None
     for event in (*created.events, tables.PlayerJoined(1, "Ben", "")):

@@ -90,6 +90,21 @@ RARE_VALUES: list[Any] = [
     MovesUndone(40, 1, 1, 3),
     tables.TurnTimerStarted(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)),
     tables.TurnTimedOut(1),
+    tables.GameCreated(
+        "qwirkle",
+        QwirkleConfig(),
+        2,
+        "ab" * 32,
+        "",
+        private=True,
+        expires_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+    ),
+    tables.InviteCodeSet("c" * 64),
+    tables.PlayerLeft(2, removed=True),
+    tables.TableClosed(tables.ClosedBecause.EXPIRED),
+    tables.PlayerResigned(1),
+    tables.ResignedSeatPlayed(1),
+    tables.GameFinished((3, 9), (1,), "00" * 32, resigned=(0,), abandoned=True),
 ]
 
 
@@ -116,7 +131,15 @@ def test_real_play_produces_every_stored_event_but_a_pass_and_undos(
     seen = {CODEC.name_of(event) for event in events}
     undos = {name for name in UNDO_EVENTS if name != "table.MovePlayed"}
     timers = {"table.TurnTimerStarted", "table.TurnTimedOut"}  # untimed play
-    rare = {"qwirkle.TurnPassed", *undos, *timers}
+    # A public table that nobody leaves and nobody resigns.
+    seats = {
+        "table.InviteCodeSet",
+        "table.PlayerLeft",
+        "table.TableClosed",
+        "table.PlayerResigned",
+        "table.ResignedSeatPlayed",
+    }
+    rare = {"qwirkle.TurnPassed", *undos, *timers, *seats}
     expected = {*tables.TABLE_EVENTS, *RULES.events} - rare
     assert seen == expected
     assert {type(c) for c in commands} == {PlaceTiles, ExchangeTiles}
@@ -163,6 +186,8 @@ def test_table_events_are_stored_under_table_names() -> None:
         "commitment": "c",
         "seed": "s",
         "turn_seconds": 0,
+        "private": False,
+        "expires_at": None,
     }
 
 

@@ -35,9 +35,10 @@ VIEWERS: list[Viewer] = [Seat(0), Seat(1), Spectator(), Operator()]
 
 
 def create(max_players: int = 0, name: str = "Ada") -> Decision[tables.TableEvent]:
-    return tables.create(
-        RULES, QwirkleConfig(), max_players, SEED, commitment(SEED), name, "hash-0"
+    opening = tables.GameCreated(
+        RULES.name, QwirkleConfig(), max_players, commitment(SEED), SEED.hex()
     )
+    return tables.create(RULES, opening, tables.SeatHolder(name, "hash-0"))
 
 
 @pytest.fixture
@@ -165,7 +166,7 @@ def test_join_is_refused_once_the_game_has_started() -> None:
 
 def test_start_appends_game_started_then_the_deal_and_the_starting_player() -> None:
     table, _ = open_table(3)
-    events = accepted(tables.start(table, RULES, 1))
+    events = accepted(tables.start(table, RULES, 0))
     assert events[0] == tables.GameStarted(3)
     assert [type(event) for event in events[1:]] == [TilesDealt, StartingPlayerChosen]
     started = fold_table(events, table)

@@ -42,7 +42,10 @@ def _refused(decision: Decision[Any], reason: str) -> None:
 
 
 def _started(players: int = 3) -> tables.Table:
-    created = tables.create(RULES, Config(), players, SEED, commitment(SEED), "P0", "")
+    opening = tables.GameCreated(
+        RULES.name, Config(), players, commitment(SEED), SEED.hex()
+    )
+    created = tables.create(RULES, opening, tables.SeatHolder("P0", ""))
     assert isinstance(created, Accepted)
     table: tables.Table | None = None
     for event in created.events:
