@@ -45,7 +45,7 @@ def create_app(settings: Settings) -> GamesApp:
     """
     env = persistence_env(settings.database)
     if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
-        return GamesApp(env, allow_client_seed=settings.dev_mode)
+        return _games_app(env, settings)
     env |= POOL_ENV
     with _connect(env) as connection:
         connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
@@ -55,13 +55,19 @@ def create_app(settings: Settings) -> GamesApp:
                     sql.Identifier(env["POSTGRES_SCHEMA"])
                 )
                 connection.execute(statement)
-            app = GamesApp(env, allow_client_seed=settings.dev_mode)
+            app = _games_app(env, settings)
         finally:
             connection.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
     recorder = app.recorder
     if isinstance(recorder, PostgresRecorder):
         recorder.datastore.pool.reconnect_timeout = RECONNECT_SECONDS
     return app
+
+
+def _games_app(env: dict[str, str], settings: Settings) -> GamesApp:
+    return GamesApp(
+        env, allow_client_seed=settings.dev_mode, table_wait=settings.table_wait
+    )
 
 
 def ensure_schema(env: dict[str, str]) -> None:

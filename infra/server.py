@@ -7,7 +7,9 @@ way and their clients resume on another server, the calls under way finish,
 and only then does the gRPC server stop.
 
 The health service follows the event store (infra/store_watch.py), and a turn
-clock times out turns whose time limit ran out (services/turns.py).
+clock times out turns whose time limit ran out (services/turns.py); the table
+clock closes tables that waited too long and moves for resigned seats
+(services/table_clock.py).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from services.api.quotas import table_quotas
 from services.api.shapes import ShapeInterceptor
 from services.feed import Feed
 from services.games import GamesApp
+from services.table_clock import TableClock
 from services.turns import TurnClock
 
 log = logging.getLogger(__name__)
@@ -190,9 +193,11 @@ async def serve(
     running = await create_server(settings, app, feed, telemetry.observers)
     watch = StoreWatch(app, running.health, running.gate, SERVICES)
     turns = TurnClock(app)
+    tables = TableClock(app)
     tasks = (
         asyncio.create_task(watch.run(), name="tabletop-store-watch"),
         asyncio.create_task(turns.run(TURN_TICK_SECONDS), name="tabletop-turns"),
+        asyncio.create_task(tables.run(TURN_TICK_SECONDS), name="tabletop-tables"),
     )
     # Before the server says it listens: a SIGTERM sent as soon as a
     # supervisor reads that line must stop it gracefully, not kill it.

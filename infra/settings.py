@@ -9,6 +9,7 @@ import importlib.util
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import TypeAlias
 
@@ -34,6 +35,8 @@ DEFAULT_MAX_STREAMS_PER_ADDRESS = 200  # open StreamGame calls
 DEFAULT_MAX_STREAMS_PER_TOKEN = 8
 DEFAULT_MAX_WAITING_TABLES = 100  # per client address
 DEFAULT_MAX_TIMED_GAMES = 20  # unfinished, with a turn time limit, per address
+# How long a table waits for players before it closes; 0: it waits for ever.
+DEFAULT_TABLE_WAIT_SECONDS = 24 * 3600
 LOG_FORMATS = ("text", "json")
 # The modules tracing needs: the optional ``tracing`` extra installs them.
 TRACING_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.grpc")
@@ -71,6 +74,8 @@ class Settings:
     max_streams_per_token: int = DEFAULT_MAX_STREAMS_PER_TOKEN
     max_waiting_tables: int = DEFAULT_MAX_WAITING_TABLES
     max_timed_games: int = DEFAULT_MAX_TIMED_GAMES
+    # Seconds a new table waits for players before it closes (0: for ever).
+    table_wait_seconds: int = DEFAULT_TABLE_WAIT_SECONDS
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -121,11 +126,23 @@ class Settings:
                 environ, "WAITING_TABLES", DEFAULT_MAX_WAITING_TABLES
             ),
             max_timed_games=_cap(environ, "TIMED_GAMES", DEFAULT_MAX_TIMED_GAMES),
+            table_wait_seconds=_whole(
+                environ.get(
+                    "TABLETOP_TABLE_WAIT_SECONDS", str(DEFAULT_TABLE_WAIT_SECONDS)
+                ),
+                "a whole number of seconds, 0 (tables wait for ever) or more",
+            ),
             metrics_listen=optional_address(environ.get("TABLETOP_METRICS_LISTEN", "")),
             log_format=log_format(environ.get("TABLETOP_LOG_FORMAT", "text")),
             otel_endpoint=environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
             or None,
         )
+
+    @property
+    def table_wait(self) -> timedelta | None:
+        """Returns how long a new table waits for players; None: for ever."""
+        seconds = self.table_wait_seconds
+        return timedelta(seconds=seconds) if seconds else None
 
     @property
     def rate_limited(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -21,15 +21,21 @@ from domain.common import table as tables
 from domain.common.commands import (
     AnswerTakeback,
     CreateTable,
+    ExpireTable,
     JoinTable,
+    LeaveTable,
     PlayMove,
     ProposeTakeback,
+    RemoveSeat,
+    Resign,
+    RotateInvite,
     StartTable,
     TableCommand,
     UndoLastMove,
 )
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.rng import SEED_BYTES
+from domain.common.seats import Seat
 from domain.games.registry import rules_for
 from services.records import GameRecord
 from services.request_ids import request_key
@@ -43,8 +49,18 @@ from services.store import (
     reused,
     seat_or_fail,
 )
-from services.tokens import game_id_for, new_token, seat_token, token_hash
-from services.turns import timeout_for
+from services.tokens import (
+    game_id_for,
+    invite_code,
+    invite_hash,
+    new_token,
+    seat_token,
+    token_hash,
+)
+from services.turns import resigned_to_move, timeout_for
+
+# How long a table waits for players before it closes, unless configured.
+DEFAULT_TABLE_WAIT = timedelta(hours=24)
 
 __all__ = ["Applied", "Call", "GamesApp", "Seated", "game_not_found"]
 
@@ -56,6 +72,16 @@ class Seated:
     record: GameRecord
     seat: int
     token: str
+    # A private table's invite code, for the host who opened it; "" otherwise.
+    invite_code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Invited:
+    """A private table and its new invite code, shown only to its host."""
+
+    applied: Applied
+    invite_code: str
 
 
 class GamesApp(GameStore):
@@ -67,11 +93,14 @@ class GamesApp(GameStore):
         *,
         allow_client_seed: bool = False,
         clock: Callable[[], datetime] | None = None,
+        table_wait: timedelta | None = DEFAULT_TABLE_WAIT,
     ) -> None:
         super().__init__(env, clock)
         self.allow_client_seed = allow_client_seed
+        # How long a new table waits for players before it closes (None: ever).
+        self.table_wait = table_wait
 
-    def create_game(
+    def create_game(  # noqa: PLR0913 (one argument per option of the request)
         self,
         game_type: str,
         config: Any,
@@ -81,13 +110,15 @@ class GamesApp(GameStore):
         request_id: str = "",
         request_hash: str = "",
         turn_seconds: int = 0,
+        *,
+        private: bool = False,
     ) -> Seated | Rejected:
-        """Opens a table of ``game_type`` and seats its creator in seat 0.
+        """Opens a table of ``game_type`` and seats its creator, the host, in seat 0.
 
         With a ``request_id``, a retry returns the game the first attempt created
-        (and the same seat token) and stores nothing new. The raw id is the
-        client's secret: the game id and the seat token derive from it, and only
-        its key is stored.
+        (and the same seat token and invite code) and stores nothing new. The
+        raw id is the client's secret: the game id, the seat token and a private
+        table's invite code derive from it, and only its key is stored.
         """
         rules = rules_for(game_type)
         if rules is None:
@@ -106,11 +137,12 @@ class GamesApp(GameStore):
         earlier = self.get_game(game_id) if request_id else None
         if earlier is not None:
             return self._seated_again(earlier, call, request_id)
+        seed_hex = seed_or_refusal.hex()
         token = (
-            seat_token(seed_or_refusal.hex(), game_id, 0, request_id)
-            if request_id
-            else new_token()
+            seat_token(seed_hex, game_id, 0, request_id) if request_id else new_token()
         )
+        code = invite_code(seed_hex, game_id, "open", request_id) if private else ""
+        now = self.clock()
         command = CreateTable(
             game_type,
             config,
@@ -118,16 +150,18 @@ class GamesApp(GameStore):
             display_name,
             token_hash(token),
             turn_seconds,
+            invite_hash(code),
+            None if self.table_wait is None else now + self.table_wait,
         )
         decision = commands.create(rules, command, seed_or_refusal)
         if isinstance(decision, Rejected):
             return decision
-        batch = Batch(decision.events, command, 0, 0, self.clock())
+        batch = Batch(decision.events, command, 0, 0, now)
         try:
             applied = self._append(None, game_id, batch, call)
         except IntegrityError:  # the same request, in flight elsewhere, won
             return self._seated_again(self.get_game(game_id), call, request_id)
-        return self._issued(Seated(applied.record, 0, token))
+        return self._issued(Seated(applied.record, 0, token, code))
 
     def join_game(
         self,
@@ -135,8 +169,10 @@ class GamesApp(GameStore):
         display_name: str,
         request_id: str = "",
         request_hash: str = "",
+        invite: str = "",
     ) -> Seated | Rejected:
-        """Seats the caller in the game's next free seat.
+        """Seats the caller in the game's next free seat (a private table's
+        only with its ``invite`` code).
 
         As with ``create_game``, a retry with the same raw ``request_id`` gets
         the same seat token, derived from the id, which only its key records.
@@ -145,18 +181,24 @@ class GamesApp(GameStore):
 
         def join(record: GameRecord, _: int | None) -> JoinTable:
             token = _token_for(record, len(record.table.seats), request_id)
-            return JoinTable(display_name, token_hash(token or random_token))
+            # A public table records no code, whatever the request carried.
+            shown = invite_hash(invite) if record.table.private else ""
+            return JoinTable(display_name, token_hash(token or random_token), shown)
 
         call = Call(request_key=request_key(request_id), request_hash=request_hash)
         result = self._execute(game_id, join, call, joining=True)
         if isinstance(result, Rejected):
             return result
-        seat = result.events[0].actor
-        if seat is None:
+        taken = result.events[0].actor
+        if taken is None:
             msg = "a join is always credited to the seat it takes"
             raise ValueError(msg)
-        token = _token_for(result.record, seat, request_id) or random_token
-        return self._issued(Seated(result.record, seat, token))
+        token = _token_for(result.record, taken, request_id) or random_token
+        # Seats move down when someone leaves: the token tells where it is now.
+        seat = self.viewer_for(result.record, token)
+        if not isinstance(seat, Seat):
+            return _seat_given_up()
+        return self._issued(Seated(result.record, seat.index, token))
 
     def start_game(
         self,
@@ -168,6 +210,72 @@ class GamesApp(GameStore):
         """Starts the game for a seated caller: deals and opens play."""
         call = Call(token, request_key, request_hash)
         return self._execute(game_id, _always(StartTable()), call, seated=True)
+
+    def leave_game(self, game_id: UUID, call: Call) -> Applied | Rejected:
+        """Gives up the caller's seat before play begins."""
+        return self._execute(game_id, _always(LeaveTable()), call, seated=True)
+
+    def remove_player(self, game_id: UUID, seat: int, call: Call) -> Applied | Rejected:
+        """The host's removal of ``seat`` before play begins."""
+        return self._execute(game_id, _always(RemoveSeat(seat)), call, seated=True)
+
+    def rotate_invite(
+        self, game_id: UUID, token: str | None, request_id: str, request_hash: str
+    ) -> Invited | Rejected:
+        """Gives a private table a new invite code, at its host's request.
+
+        A retry with the same raw ``request_id`` gets the same code back.
+        """
+        random_code = invite_code("", game_id, "rotate", "")
+
+        def code_for(record: GameRecord) -> str:
+            seed = record.table.seed
+            derived = request_id and invite_code(seed, game_id, "rotate", request_id)
+            return derived or random_code
+
+        def rotate(record: GameRecord, _: int | None) -> RotateInvite:
+            return RotateInvite(invite_hash(code_for(record)))
+
+        call = Call(token, request_key(request_id), request_hash)
+        result = self._execute(game_id, rotate, call, seated=True)
+        if isinstance(result, Rejected):
+            return result
+        return Invited(result, code_for(result.record))
+
+    def resign(self, game_id: UUID, call: Call) -> Applied | Rejected:
+        """Resigns the caller's seat: the server's bot plays it from now on."""
+        return self._execute(game_id, _always(Resign()), call, seated=True)
+
+    def expire(self, game_id: UUID) -> Applied | Rejected:
+        """Closes a table that waited for players past its expiry time."""
+        return self._execute(game_id, self._expiry, Call())
+
+    def play_resigned(self, game_id: UUID) -> Applied | Rejected:
+        """Plays the bot's move for a resigned seat that is to move.
+
+        The game is read from the store first: another process may have moved
+        it, and a refusal here is not decided again.
+        """
+        if self.get_game(game_id) is None:
+            return game_not_found(game_id)
+        return self._execute(game_id, resigned_to_move, Call(), is_move=True)
+
+    def _expiry(self, record: GameRecord, _: int | None) -> ExpireTable | Rejected:
+        """Returns the closing of a table, if it has waited long enough.
+
+        A table opened before tables expired has no expiry time of its own:
+        it is closed once it has waited the configured time since it opened.
+        """
+        waited = self.clock() - record.created_at
+        if record.table.expires_at is None and (
+            self.table_wait is None or waited < self.table_wait
+        ):
+            return reject(
+                "TABLE_NOT_EXPIRED",
+                "The table has not waited for players long enough to close.",
+                "table/expiry",
+            )
+        return ExpireTable()
 
     def submit_move(
         self,
@@ -268,7 +376,10 @@ class GamesApp(GameStore):
         if isinstance(again, Rejected):
             return again
         token = _token_for(record, 0, request_id) or ""
-        return Seated(record, 0, token)
+        seed = record.table.seed
+        private = record.table.private
+        code = invite_code(seed, record.game_id, "open", request_id) if private else ""
+        return Seated(record, 0, token, code)
 
     def _issued(self, seated: Seated) -> Seated:
         """Returns ``seated``, once its listeners know its token is a seat's."""
@@ -306,6 +417,15 @@ def _always(command: TableCommand) -> CommandFor:
         return command
 
     return command_for
+
+
+def _seat_given_up() -> Rejected:
+    return reject(
+        "SEAT_GIVEN_UP",
+        "The seat this request took was given up since (its player left or "
+        "was removed); join again with a new request_id.",
+        "table/request_id",
+    )
 
 
 def _token_for(record: GameRecord, seat: int, request_id: str) -> str | None:

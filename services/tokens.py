@@ -14,6 +14,12 @@ import secrets
 import uuid
 
 _TOKEN_LABEL = b"tabletop/seat-token/v1\x00"
+_INVITE_LABEL = b"tabletop/invite-code/v1\x00"
+# An invite code: 16 letters of base32 (80 random bits), in groups of four.
+INVITE_CODE_BYTES = 10
+_INVITE_GROUP = 4
+# The longest invite code a request may carry, however it is spelled.
+MAX_INVITE_CODE = 64
 # Game ids of CreateGame requests that carry a request_id derive from it, so a
 # retry through another process finds the game the first attempt created.
 _GAME_NAMESPACE = uuid.UUID("5b7f4c36-5f0c-4a8e-9c61-1f3f1f0d2a71")
@@ -40,3 +46,37 @@ def token_hash(token: str) -> str:
 def game_id_for(request_id: str) -> uuid.UUID:
     """Returns the id of the game a CreateGame request creates."""
     return uuid.uuid5(_GAME_NAMESPACE, request_id) if request_id else uuid.uuid4()
+
+
+def invite_code(
+    seed_hex: str, game_id: uuid.UUID, purpose: str, request_id: str
+) -> str:
+    """Returns a private table's invite code: 80 bits, readable, safe in a link.
+
+    Set by an identified request (``request_id``), the code derives from the
+    game's secret seed and the request, so that a retry returns the same code
+    without the code ever being stored; otherwise it is random. ``purpose``
+    tells the code a table opened with from those its host set later.
+    """
+    if request_id:
+        message = _INVITE_LABEL + game_id.bytes + purpose.encode() + b"\x00"
+        message += request_id.encode("utf-8")
+        key = bytes.fromhex(seed_hex)
+        raw = hmac.new(key, message, hashlib.sha256).digest()[:INVITE_CODE_BYTES]
+    else:
+        raw = secrets.token_bytes(INVITE_CODE_BYTES)
+    letters = base64.b32encode(raw).decode("ascii").lower()
+    groups = range(0, len(letters), _INVITE_GROUP)
+    return "-".join(letters[i : i + _INVITE_GROUP] for i in groups)
+
+
+def invite_hash(code: str) -> str:
+    """Returns the hash under which an invite code is stored ("" for no code).
+
+    Case, dashes and spaces do not matter: a code read aloud or retyped from a
+    link still works.
+    """
+    letters = "".join(ch for ch in code.lower() if ch not in "- ")
+    if not letters:
+        return ""
+    return hashlib.sha256(_INVITE_LABEL + letters.encode("utf-8")).hexdigest()

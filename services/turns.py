@@ -28,7 +28,7 @@ from uuid import UUID
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
 from domain.bots import choose_move
-from domain.common.commands import TimeOut
+from domain.common.commands import PlayResigned, TimeOut
 from domain.common.decision import Rejected, reject
 from domain.common.table_state import TurnTimerStarted
 from services.records import GameRecord, StoredEvent, unwrap
@@ -80,6 +80,28 @@ def timed_out(record: GameRecord) -> TimeOut | Rejected:
             seat=seat,
         )
     return TimeOut(seat, move)
+
+
+def resigned_to_move(record: GameRecord, _: int | None) -> PlayResigned | Rejected:
+    """Returns the bot's move for the first resigned seat that is to move."""
+    game = record.table.game
+    to_move = record.rules.to_move(game) if game is not None else ()
+    seat = next((s for s in to_move if s in record.table.resigned), None)
+    if seat is None:
+        return reject(
+            "NO_RESIGNED_SEAT_TO_MOVE",
+            "No seat that resigned is to move.",
+            "table/resigned",
+        )
+    move = choose_move(record.table.game_type, game, seat)
+    if move is None:
+        return reject(
+            "NO_LEGAL_MOVE",
+            f"Seat {seat} has no legal move for the bot to play.",
+            "table/resigned",
+            seat=seat,
+        )
+    return PlayResigned(seat, move)
 
 
 @dataclass(frozen=True, slots=True, order=True)

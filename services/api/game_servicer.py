@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
-from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator
-from services.api import replay, turns, undo
+from services.api import replay, seats, turns, undo
 from services.api.auth import bearer_token
 from services.api.calls import Metadata, serve
 from services.api.catalogue import game_types
@@ -29,7 +29,7 @@ from services.api.errors import (
     bad_request,
     rejection_status,
 )
-from services.api.listing import parse_filter
+from services.api.listing import listed, parse_filter
 from services.api.mutations import (
     accepted,
     caller,
@@ -96,6 +96,30 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.StartGameResponse:
         """Starts a game for a seated caller."""
         return await serve(context, self._start_game, request)
+
+    async def LeaveGame(  # noqa: N802
+        self, request: game_service_pb2.LeaveGameRequest, context: Any
+    ) -> game_service_pb2.LeaveGameResponse:
+        """Gives up the caller's seat before play begins."""
+        return await serve(context, self._leave_game, request)
+
+    async def RemovePlayer(  # noqa: N802
+        self, request: game_service_pb2.RemovePlayerRequest, context: Any
+    ) -> game_service_pb2.RemovePlayerResponse:
+        """The host removes another player's seat before play begins."""
+        return await serve(context, self._remove_player, request)
+
+    async def RotateInviteCode(  # noqa: N802
+        self, request: game_service_pb2.RotateInviteCodeRequest, context: Any
+    ) -> game_service_pb2.RotateInviteCodeResponse:
+        """Gives a private table a new invite code, for its host."""
+        return await serve(context, self._rotate_invite_code, request)
+
+    async def ResignGame(  # noqa: N802
+        self, request: game_service_pb2.ResignGameRequest, context: Any
+    ) -> game_service_pb2.ResignGameResponse:
+        """Resigns the caller's seat; the server's bot plays it on."""
+        return await serve(context, self._resign_game, request)
 
     async def SubmitMove(  # noqa: N802
         self, request: game_service_pb2.SubmitMoveRequest, context: Any
@@ -186,9 +210,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 request.seed,
                 *identify_secret(request, "CreateGame", None),
                 turn_seconds=turns.turn_seconds(game),
+                private=game.visibility == game_pb2.VISIBILITY_PRIVATE,
             )
         )
-        return game_service_pb2.CreateGameResponse(**_seated_fields(seated))
+        return game_service_pb2.CreateGameResponse(
+            **_seated_fields(seated), invite_code=seated.invite_code
+        )
 
     def _join_game(
         self, request: game_service_pb2.JoinGameRequest, metadata: Metadata
@@ -200,6 +227,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 game_id,
                 request.display_name,
                 *identify_secret(request, "JoinGame", None),
+                request.invite_code,
             )
         )
         return game_service_pb2.JoinGameResponse(**_seated_fields(seated))
@@ -217,16 +245,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     def _list_games(
         self, request: game_service_pb2.ListGamesRequest, metadata: Metadata
     ) -> game_service_pb2.ListGamesResponse:
-        del metadata  # listings show what a spectator sees
+        token = bearer_token(metadata)  # shows its own private tables, if any
         size = page_size(request.page_size, default=50, maximum=200)
         wanted = parse_filter(request.filter)
-        token = decode_page_token(request.page_token, "games", request.filter)
+        page = decode_page_token(request.page_token, "games", request.filter)
         full = request.view == game_service_pb2.GAME_VIEW_FULL
-        found = self.app.game_ids(token.position if token else 0, size)
+        found = self.app.game_ids(page.position if page else 0, size)
         response = game_service_pb2.ListGamesResponse()
         for _, game_id in found:
             record = self.app.get_game(game_id)
-            if record is None:
+            if record is None or not listed(self.app, record, token):
                 continue
             game = game_to_proto(record, Spectator(), full=full)
             if wanted.keeps(game):
@@ -289,6 +317,26 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             )
             response.next_page_token = encode_page_token(after)
         return response
+
+    def _leave_game(
+        self, request: game_service_pb2.LeaveGameRequest, metadata: Metadata
+    ) -> game_service_pb2.LeaveGameResponse:
+        return seats.leave_game(self.app, request, bearer_token(metadata))
+
+    def _remove_player(
+        self, request: game_service_pb2.RemovePlayerRequest, metadata: Metadata
+    ) -> game_service_pb2.RemovePlayerResponse:
+        return seats.remove_player(self.app, request, bearer_token(metadata))
+
+    def _rotate_invite_code(
+        self, request: game_service_pb2.RotateInviteCodeRequest, metadata: Metadata
+    ) -> game_service_pb2.RotateInviteCodeResponse:
+        return seats.rotate_invite_code(self.app, request, bearer_token(metadata))
+
+    def _resign_game(
+        self, request: game_service_pb2.ResignGameRequest, metadata: Metadata
+    ) -> game_service_pb2.ResignGameResponse:
+        return seats.resign_game(self.app, request, bearer_token(metadata))
 
     def _suggest_move(
         self, request: game_service_pb2.SuggestMoveRequest, metadata: Metadata

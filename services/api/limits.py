@@ -59,6 +59,13 @@ ALL_CALLS = "calls"
 # client cannot spend the server's CPU for the others on requests it knows
 # will be refused. A person's few slips in a row still fit in the burst.
 MALFORMED_CHARGE = 50
+# A JoinGame refused for its invite code (PERMISSION_DENIED, the only refusal
+# of a join that is) costs this many joins of its address's JoinGame bucket:
+# with the default 2 a second, burst 30, guessing goes on at one code every
+# 5 s after the first three, while an honest player's typo or two cost
+# nothing. Codes have 80 random bits: their length alone defeats guessing;
+# the charge keeps a guesser from loading the store with refused joins.
+WRONG_INVITE_CHARGE = 10
 
 
 @dataclass(slots=True)
@@ -240,6 +247,9 @@ class RateLimitInterceptor(GuardingInterceptor):
             finally:
                 if _refused_as_malformed(context):
                     self._limiter.charge(key, MALFORMED_CHARGE - 1)
+                if own is not None and name == "JoinGame" and _denied(context):
+                    address = f"peer:{peer_address(context.peer())}"
+                    own.charge(address, WRONG_INVITE_CHARGE - 1)
 
         return admitted
 
@@ -258,6 +268,11 @@ class RateLimitInterceptor(GuardingInterceptor):
                 refusal = _refusal(own, name, "client address", wait)
                 await context.abort_with_status(refusal)
         return key
+
+
+def _denied(context: Any) -> bool:
+    code = status_code(context.code()) if hasattr(context, "code") else None
+    return code is grpc.StatusCode.PERMISSION_DENIED
 
 
 def _refused_as_malformed(context: Any) -> bool:

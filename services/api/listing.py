@@ -8,8 +8,12 @@ from dataclasses import dataclass
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from tabletop.v1 import game_pb2
 
+from domain.common.seats import Seat
+from domain.common.table_state import TableStatus
 from services.api.errors import ApiError, FieldViolation, bad_request
 from services.api.requests import MAX_FILTER
+from services.records import GameRecord
+from services.store import GameStore
 
 _CLAUSE = re.compile(r"^\s*(game_type|state)\s*=\s*\"?([A-Za-z_]+)\"?\s*$")
 _AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
@@ -27,6 +31,20 @@ class GameFilter:
         return (not self.game_type or game.game_type == self.game_type) and (
             not self.state or game.state == self.state
         )
+
+
+def listed(store: GameStore, record: GameRecord, token: str | None) -> bool:
+    """Tells whether ``ListGames`` shows a game to a caller with ``token``.
+
+    A closed table is shown to nobody; a private table only to a caller whose
+    token acts for one of its seats (its invite code stays with its players).
+    """
+    table = record.table
+    if table.status is TableStatus.CLOSED:
+        return False
+    if not table.private:
+        return True
+    return token is not None and isinstance(store.viewer_for(record, token), Seat)
 
 
 def parse_filter(text: str) -> GameFilter:

@@ -233,7 +233,7 @@ def held_by(record: GameRecord | None) -> Held | None:
     status = record.table.status
     return Held(
         waiting=status is TableStatus.WAITING_FOR_PLAYERS,
-        finished=status is TableStatus.FINISHED,
+        finished=status in (TableStatus.FINISHED, TableStatus.CLOSED),
     )
 
 

@@ -30,6 +30,7 @@ _REVISION_NAME = re.compile(
     r"games/(?P<game>[^/]+)/revisions/(?P<revision>[1-9][0-9]{0,18})"
 )
 _MAX_REVISION = 2**63 - 1  # revisions are int64 in every message
+_PLAYER_NAME = re.compile(r"games/(?P<game>[^/]+)/players/(?P<seat>0|[1-9][0-9]?)")
 
 
 def parse_game_name(name: str, field: str = "name") -> UUID:
@@ -68,6 +69,23 @@ def parse_revision_name(name: str, field: str = "name") -> tuple[UUID, int]:
             )
         )
     return game_id, revision
+
+
+def parse_player_name(name: str, field: str = "name") -> tuple[UUID, int]:
+    """Returns the game id and seat of ``games/{game}/players/{seat}``."""
+    found = _PLAYER_NAME.fullmatch(name)
+    game_id = _canonical_uuid(found["game"]) if found else None
+    if found is None or game_id is None:
+        raise ApiError(
+            bad_request(
+                "INVALID_NAME",
+                f"{field} must be a player resource name like "
+                "'games/<uuid>/players/<seat>'.",
+                [FieldViolation(field, "expected games/<uuid>/players/<seat>")],
+                {"field": field},
+            )
+        )
+    return game_id, int(found["seat"])
 
 
 def _canonical_uuid(text: str) -> UUID | None:

@@ -34,6 +34,7 @@ from domain.games.split import model as split
 from domain.games.split.cards import Rank, Suit
 from domain.games.split.setup import DECK as SPLIT_DECK
 from services.api.requests import MAX_FILTER, MAX_PAGE_TOKEN, MAX_REQUEST_ID
+from services.tokens import MAX_INVITE_CODE
 
 _UUID = 36  # characters of a UUID's one spelling (AIP-122)
 GAME_NAME = len("games/") + _UUID
@@ -72,6 +73,15 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "JoinGameRequest.name": GAME_NAME,
         "JoinGameRequest.display_name": DISPLAY_NAME,
         "JoinGameRequest.request_id": MAX_REQUEST_ID,
+        "JoinGameRequest.invite_code": MAX_INVITE_CODE,
+        "LeaveGameRequest.name": GAME_NAME,
+        "LeaveGameRequest.request_id": MAX_REQUEST_ID,
+        "RemovePlayerRequest.name": PLAYER_NAME,
+        "RemovePlayerRequest.request_id": MAX_REQUEST_ID,
+        "RotateInviteCodeRequest.name": GAME_NAME,
+        "RotateInviteCodeRequest.request_id": MAX_REQUEST_ID,
+        "ResignGameRequest.name": GAME_NAME,
+        "ResignGameRequest.request_id": MAX_REQUEST_ID,
         "StartGameRequest.name": GAME_NAME,
         "StartGameRequest.request_id": MAX_REQUEST_ID,
         "SubmitMoveRequest.name": GAME_NAME,
@@ -114,6 +124,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "Game.seed": HEX_DIGEST,
         "Game.winners": SEATS,
         "Game.winners[]": PLAYER_NAME,
+        "Game.host": PLAYER_NAME,
         # The games' views (output only), per seat and per deck.
         "QwirklePublicState.board": QWIRKLE_TILES,
         "QwirklePublicState.rack_sizes": qwirkle.MAX_PLAYERS,

@@ -4,7 +4,8 @@ The stream registers its listener before it reads the game, sends the caller's
 snapshot or the stored events after ``after_revision``, then every new event as
 the feed delivers it (in revision order, each once, see ``services.feed``), with a
 heartbeat whenever the game has been idle for the feed's heartbeat interval.
-After the table's ``GameFinished`` it sends a final snapshot and ends with OK.
+After the table's ``GameFinished`` (or ``TableClosed``) it sends a final
+snapshot and ends with OK.
 
 New events come folded once for all the game's streams (``services.game_feed``),
 and each is converted once per kind of viewer (``shared_messages``): every
@@ -180,7 +181,11 @@ def _events(
 
 
 def _finished(record: GameRecord) -> bool:
-    return record.table.status is tables.TableStatus.FINISHED
+    """Tells whether nothing more can happen: play finished, or the table closed."""
+    return record.table.status in _OVER
+
+
+_OVER = (tables.TableStatus.FINISHED, tables.TableStatus.CLOSED)
 
 
 def _slow_consumer() -> grpc.Status:

@@ -21,7 +21,12 @@ from typing import Any
 
 from domain.common import commands
 from domain.common import table as tables
-from domain.common.commands import MOVE_COMMANDS, CreateTable, JoinTable, TimeOut
+from domain.common.commands import (
+    MOVE_COMMANDS,
+    STAND_IN_COMMANDS,
+    CreateTable,
+    JoinTable,
+)
 from domain.common.decision import Decision, Rejected
 from domain.common.undo import MovePlayed
 from domain.games.registry import rules_for
@@ -150,10 +155,11 @@ def _check_envelope(
                 f"a new player takes seat {seat}, but it is credited to {first.actor}"
             )
         )
-    if isinstance(command, TimeOut) and first.actor != command.seat:
+    if isinstance(command, STAND_IN_COMMANDS) and first.actor != command.seat:
         report.fail(
             first.at(
-                f"seat {command.seat} timed out, but it is credited to {first.actor}"
+                f"the bot moved for seat {command.seat}, but it is credited to "
+                f"{first.actor}"
             )
         )
     expected = move_count + 1 if isinstance(command, MOVE_COMMANDS) else 0

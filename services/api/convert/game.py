@@ -23,7 +23,18 @@ _STATES: Mapping[tables.TableStatus, game_pb2.GameState] = {
     tables.TableStatus.WAITING_FOR_PLAYERS: game_pb2.GAME_STATE_WAITING_FOR_PLAYERS,
     tables.TableStatus.IN_PROGRESS: game_pb2.GAME_STATE_IN_PROGRESS,
     tables.TableStatus.FINISHED: game_pb2.GAME_STATE_FINISHED,
+    tables.TableStatus.CLOSED: game_pb2.GAME_STATE_CLOSED,
 }
+
+_CLOSED_REASONS: Mapping[tables.ClosedBecause, game_pb2.ClosedReason] = {
+    tables.ClosedBecause.EXPIRED: game_pb2.CLOSED_REASON_EXPIRED,
+    tables.ClosedBecause.EMPTY: game_pb2.CLOSED_REASON_EMPTY,
+}
+
+
+def visibility(private: bool) -> game_pb2.Visibility:  # noqa: FBT001
+    """Returns how a table's privacy reads in the API."""
+    return game_pb2.VISIBILITY_PRIVATE if private else game_pb2.VISIBILITY_PUBLIC
 
 
 def game_name(game_id: UUID) -> str:
@@ -59,7 +70,10 @@ def game_to_proto(
         update_time=timestamp(record.updated_at),
         max_players=table.max_players,
         seed_commitment=table.commitment,
+        visibility=visibility(table.private),
     )
+    if table.host is not None:
+        game.host = player_name(record.game_id, table.host)
     for seat, holder in enumerate(table.seats):
         game.players.append(
             game_pb2.Player(
@@ -67,12 +81,15 @@ def game_to_proto(
                 display_name=holder.display_name,
                 score=scores[seat] if seat < len(scores) else 0,
                 seat=seat,
+                resigned=seat in table.resigned,
             )
         )
+    _set_lobby(game, table)
     to_move = record.rules.to_move(table.game) if table.game is not None else ()
     if table.status is tables.TableStatus.IN_PROGRESS and len(to_move) == 1:
         game.current_player = player_name(record.game_id, to_move[0])
     if table.final is not None:
+        game.abandoned = table.final.abandoned
         game.seed = table.final.seed
         game.winners.extend(player_name(record.game_id, s) for s in table.final.winners)
     elif reveal_all:  # a snapshot from before the end: the end revealed this seed
@@ -96,6 +113,15 @@ def game_to_proto(
             converter.view_to_proto(view, names)
         )
     return game
+
+
+def _set_lobby(game: game_pb2.Game, table: tables.Table) -> None:
+    """Sets when a waiting table expires, and why a closed one closed."""
+    waiting = table.status is tables.TableStatus.WAITING_FOR_PLAYERS
+    if waiting and table.expires_at is not None:
+        game.expire_time.CopyFrom(timestamp(table.expires_at))
+    if table.closed is not None:
+        game.closed_reason = _CLOSED_REASONS[table.closed]
 
 
 def event_to_proto(
@@ -129,13 +155,23 @@ def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> 
     converter = converter_for(record.table.game_type)
     match event:
         case tables.GameCreated():
-            message.game_created.CopyFrom(
-                event_pb2.GameCreated(
-                    game_type=converter.proto_type,
-                    seed_commitment=event.commitment,
-                    max_players=event.max_players,
-                )
+            created = event_pb2.GameCreated(
+                game_type=converter.proto_type,
+                seed_commitment=event.commitment,
+                max_players=event.max_players,
+                visibility=visibility(event.private),
             )
+            if event.expires_at is not None:
+                created.expire_time.CopyFrom(timestamp(event.expires_at))
+            message.game_created.CopyFrom(created)
+        case (
+            tables.InviteCodeSet()
+            | tables.PlayerLeft()
+            | tables.TableClosed()
+            | tables.PlayerResigned()
+            | tables.ResignedSeatPlayed()
+        ):
+            _set_seat_event(message, event, names)
         case tables.PlayerJoined():
             message.player_joined.CopyFrom(
                 event_pb2.PlayerJoined(
@@ -154,6 +190,8 @@ def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> 
                         for seat, score in enumerate(event.scores)
                     ],
                     seed=event.seed,
+                    resigned=[names(seat) for seat in event.resigned],
+                    abandoned=event.abandoned,
                 )
             )
         case tables.TurnTimerStarted():
@@ -166,6 +204,35 @@ def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> 
         case _:
             game_event = converter.event_to_proto(event, names)
             getattr(message, converter.event_field).CopyFrom(game_event)
+
+
+def _set_seat_event(
+    message: event_pb2.GameEvent,
+    event: tables.InviteCodeSet
+    | tables.PlayerLeft
+    | tables.TableClosed
+    | tables.PlayerResigned
+    | tables.ResignedSeatPlayed,
+    names: Any,
+) -> None:
+    """Sets the events of who sits at a table and who still plays."""
+    match event:
+        case tables.InviteCodeSet():  # the code is never shown, nor its hash
+            message.invite_code_set.SetInParent()
+        case tables.PlayerLeft():
+            message.player_left.CopyFrom(
+                event_pb2.PlayerLeft(
+                    player=names(event.seat),
+                    display_name=event.display_name,
+                    removed=event.removed,
+                )
+            )
+        case tables.TableClosed():
+            message.table_closed.reason = _CLOSED_REASONS[event.reason]
+        case tables.PlayerResigned():
+            message.player_resigned.player = names(event.seat)
+        case tables.ResignedSeatPlayed():
+            message.resigned_seat_played.player = names(event.seat)
 
 
 def _seen_as(record: GameRecord, viewer: Viewer, *, reveal_all: bool) -> Viewer:
