@@ -206,7 +206,12 @@ def _decide(
     now: datetime,
 ) -> Decision[Any]:
     acting = -1 if seat is None else seat
-    refused = tables.resigned_seat(table, acting)
+    # A seat that resigned acts no more; the bot's moves for it are the server's.
+    refused = (
+        None
+        if isinstance(command, STAND_IN_COMMANDS)
+        else (tables.resigned_seat(table, acting))
+    )
     if refused is not None:
         return refused
     match command:

@@ -163,7 +163,7 @@ def leave(table: Table, seat: int) -> Decision[TableEvent]:
     refused = _waiting(table, "resign instead to hand your seat to the bot")
     if refused is not None:
         return refused
-    left = PlayerLeft(seat, removed=False)
+    left = PlayerLeft(seat, table.seats[seat].display_name, removed=False)
     if len(table.seats) == 1:
         return Accepted((left, TableClosed(ClosedBecause.EMPTY)))
     return Accepted((left,))
@@ -187,7 +187,8 @@ def remove(table: Table, seat: int, removed: int) -> Decision[TableEvent]:
             seat=removed,
             seatedPlayers=len(table.seats),
         )
-    return Accepted((PlayerLeft(removed, removed=True),))
+    name = table.seats[removed].display_name
+    return Accepted((PlayerLeft(removed, name, removed=True),))
 
 
 def rotate_invite(table: Table, seat: int, invite_hash: str) -> Decision[TableEvent]:

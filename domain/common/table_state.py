@@ -79,6 +79,7 @@ class PlayerLeft:
     """
 
     seat: int
+    display_name: str  # the name the seat's player was shown under
     removed: bool  # True: the host removed the seat; False: its player left
 
 

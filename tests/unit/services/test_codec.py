@@ -100,7 +100,7 @@ RARE_VALUES: list[Any] = [
         expires_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
     ),
     tables.InviteCodeSet("c" * 64),
-    tables.PlayerLeft(2, removed=True),
+    tables.PlayerLeft(2, "Ben", removed=True),
     tables.TableClosed(tables.ClosedBecause.EXPIRED),
     tables.PlayerResigned(1),
     tables.ResignedSeatPlayed(1),
