@@ -134,7 +134,8 @@ def join(
     if refused is not None:
         return refused
     # Compared in constant time, so timing tells nothing about the code.
-    if table.private and not hmac.compare_digest(invite_hash, table.invite_hash):
+    shown, expected = invite_hash.encode(), table.invite_hash.encode()
+    if table.private and not (invite_hash and hmac.compare_digest(shown, expected)):
         return reject(
             "INVALID_INVITE_CODE",
             "This table is private: joining it needs the invite code its host "
@@ -205,6 +206,12 @@ def rotate_invite(table: Table, seat: int, invite_hash: str) -> Decision[TableEv
     refused = _waiting(table, "nobody can join any more")
     if refused is not None:
         return refused
+    if not invite_hash:  # no code would let anybody in
+        return malformed(
+            "INVALID_INVITE_CODE",
+            "A private table's invite code cannot be empty.",
+            "table/invite_code",
+        )
     return Accepted((InviteCodeSet(invite_hash),))
 
 

@@ -64,6 +64,13 @@ def propose_undo(table: Table, seat: int, now: datetime) -> Decision[UndoEvent]:
     crossed = _crossed_reveal(table, point.revision)
     if crossed is not None:
         return crossed
+    if not set(range(len(table.seats))) - {seat} - table.resigned:
+        return reject(
+            "NOBODY_TO_ASK",
+            "Every other seat resigned, so nobody can agree to a takeback; the "
+            "server's bot does not answer proposals.",
+            "table/takeback_consent",
+        )
     open_proposal = _live(table, now)
     if open_proposal is not None:
         return reject(

@@ -33,7 +33,7 @@ from domain.common.commands import (
     TimeOut,
     UndoLastMove,
 )
-from domain.common.decision import Accepted, Decision, Rejected, RejectionKind
+from domain.common.decision import Decision, Rejected, RejectionKind
 from domain.common.rules import Outcome
 from domain.common.seats import Operator, Seat, Spectator, Viewer
 from domain.common.undo import (
@@ -337,32 +337,15 @@ def test_nobody_but_the_operator_sees_the_codes_hash(viewer: Viewer) -> None:
     assert tables.visible(event, Operator(), RULES) == event
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rotate_invite accepts an empty invite hash; the table stays private "
-    "but then seats a caller who gives no code at all",
-)
-def test_a_private_table_never_seats_a_caller_without_a_code() -> None:
+def test_a_private_table_never_takes_an_empty_code() -> None:
     table = _open(1, invite=CODE)
-    decision = _decide(table, RotateInvite(""), seat=0)
-    if isinstance(decision, Accepted):
-        table = _fold(table, decision.events)
-        assert table.private is True
-        _refused(
-            _decide(table, JoinTable("Ben", "hash-1", "")),
-            "INVALID_INVITE_CODE",
-            RejectionKind.NOT_A_PARTICIPANT,
-        )
-    else:
-        assert decision.kind is RejectionKind.MALFORMED
+    _refused(
+        _decide(table, RotateInvite(""), seat=0),
+        "INVALID_INVITE_CODE",
+        RejectionKind.MALFORMED,
+    )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="join compares codes with hmac.compare_digest on str, which raises "
-    "TypeError for non-ASCII text instead of refusing the code",
-)
 def test_a_code_with_non_ascii_characters_is_refused_not_raised() -> None:
     table = _open(1, invite=CODE)
     _refused(
@@ -1029,26 +1012,9 @@ def test_a_takeback_needs_no_consent_from_a_resigned_seat() -> None:
     assert table.game == before.game
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with every other seat resigned a takeback proposal is accepted but "
-    "nobody can answer it (resigned seats are refused SEAT_RESIGNED and the "
-    "proposer ALREADY_RESPONDED), so it can only expire",
-)
-def test_with_every_other_seat_resigned_a_takeback_can_still_happen() -> None:
+def test_with_every_other_seat_resigned_nobody_is_asked_for_a_takeback() -> None:
     table = _started(2)
     mover = seat_to_move(table)
     table, _ = _apply(table, Resign(), seat=1 - mover)
     table = _move(table)
-    table, events = _apply(table, ProposeTakeback(), seat=mover)
-    undone = any(isinstance(event, MovesUndone) for event in events)
-    proposal = table.undo.proposal
-    if not undone and proposal is not None:
-        for seat in (0, 1):
-            answer = AnswerTakeback(proposal.proposal_id, accept=True)
-            decision = _decide(table, answer, seat=seat)
-            if isinstance(decision, Accepted):
-                undone = undone or any(
-                    isinstance(event, MovesUndone) for event in decision.events
-                )
-    assert undone
+    _refused(_decide(table, ProposeTakeback(), seat=mover), "NOBODY_TO_ASK")
