@@ -214,6 +214,14 @@ def _add_client_caps(serve: argparse.ArgumentParser, defaults: Settings) -> None
             metavar="N",
             help=f"at most N {what}; 0 is no cap (env {env}, default %(default)s)",
         )
+    serve.add_argument(
+        "--table-wait-seconds",
+        type=cap,
+        default=defaults.table_wait_seconds,
+        metavar="SECONDS",
+        help="a new table closes if play has not begun after this long; 0: it "
+        "waits for ever (env TABLETOP_TABLE_WAIT_SECONDS, default %(default)s)",
+    )
 
 
 def _audit_verify(path: str) -> int:
@@ -273,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_streams_per_token=args.max_streams_per_token,
             max_waiting_tables=args.max_waiting_tables,
             max_timed_games=args.max_timed_games,
+            table_wait_seconds=args.table_wait_seconds,
             operator_token=operator_token,
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,
