@@ -559,13 +559,6 @@ def hurried(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Serv
     assert running.stop() == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Bug: infra/cli.py main() builds the serve Settings from the command "
-    "line and never passes table_wait_seconds (there is no option for it either), "
-    "so `tabletop serve` ignores TABLETOP_TABLE_WAIT_SECONDS and every table "
-    "waits the default 24 h (Game.expire_time = create_time + 86400 s).",
-)
 def test_a_table_waiting_too_long_closes_and_its_stream_ends(hurried: Server) -> None:
     stub = hurried.stub
     created = create_table(stub)
