@@ -46,19 +46,31 @@ class BotSeat:
         return (("authorization", f"Bearer {self.token}"),)
 
 
-def join_as_bot(stub: GameServiceStub, game: str, name: str) -> tuple[BotSeat, int]:
-    """Takes the next free seat of ``game``; returns the bot's seat and its index."""
+def join_as_bot(
+    stub: GameServiceStub, game: str, name: str, invite_code: str = ""
+) -> tuple[BotSeat, int]:
+    """Takes the next free seat of ``game`` (a private table's with its invite
+    code); returns the bot's seat and its index."""
     joined = stub.JoinGame(
-        api.JoinGameRequest(name=game, display_name=name, request_id=str(uuid.uuid4())),
+        api.JoinGameRequest(
+            name=game,
+            display_name=name,
+            request_id=str(uuid.uuid4()),
+            invite_code=invite_code,
+        ),
         timeout=CALL_SECONDS,
     )
     seat = int(joined.player.rsplit("/", 1)[1])
     return BotSeat(stub, game, joined.seat_token), seat
 
 
-def seat_bots(stub: GameServiceStub, game: str, count: int) -> list[BotSeat]:
+def seat_bots(
+    stub: GameServiceStub, game: str, count: int, invite_code: str = ""
+) -> list[BotSeat]:
     """Seats ``count`` bots at a table that has not started, one after another."""
-    return [join_as_bot(stub, game, f"Bot {n}")[0] for n in range(1, count + 1)]
+    return [
+        join_as_bot(stub, game, f"Bot {n}", invite_code)[0] for n in range(1, count + 1)
+    ]
 
 
 def play_bots(seats: list[BotSeat], delay: float) -> threading.Event:

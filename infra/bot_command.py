@@ -39,6 +39,12 @@ def add_command(
         "with the token kept for it",
     )
     parser.add_argument(
+        "--code",
+        default="",
+        metavar="CODE",
+        help="the invite code of a private table (its host has it)",
+    )
+    parser.add_argument(
         "--seat-token-file",
         metavar="PATH",
         help="play the seat whose token `tabletop play` kept in this file",
@@ -118,4 +124,4 @@ def _seat(
             "and no token for it is kept here (--seat-token-file)"
         )
         raise ClientError(msg)
-    return join_as_bot(stub, name, args.name)
+    return join_as_bot(stub, name, args.name, args.code)
