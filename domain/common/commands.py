@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeAlias
 
+from domain.common import lobby, resigning, takeback, turn_timer
 from domain.common import table as tables
-from domain.common import takeback, turn_timer
 from domain.common.decision import Accepted, Decision
 from domain.common.rng import commitment
 
@@ -210,7 +210,7 @@ def _decide(
     refused = (
         None
         if isinstance(command, STAND_IN_COMMANDS)
-        else (tables.resigned_seat(table, acting))
+        else (resigning.resigned_seat(table, acting))
     )
     if refused is not None:
         return refused
@@ -218,7 +218,7 @@ def _decide(
         case JoinTable() | LeaveTable() | RemoveSeat() | RotateInvite() | ExpireTable():
             return _decide_lobby(table, acting, command, now)
         case Resign():
-            return tables.resign(table, rules, acting)
+            return resigning.resign(table, rules, acting)
         case PlayResigned():
             return turn_timer.play_resigned(table, rules, command.seat, command.move)
         case StartTable():
@@ -250,10 +250,10 @@ def _decide_lobby(
                 table, command.display_name, command.token_hash, command.invite_hash
             )
         case LeaveTable():
-            return tables.leave(table, acting)
+            return lobby.leave(table, acting)
         case RemoveSeat():
-            return tables.remove(table, acting, command.seat)
+            return lobby.remove(table, acting, command.seat)
         case RotateInvite():
-            return tables.rotate_invite(table, acting, command.invite_hash)
+            return lobby.rotate_invite(table, acting, command.invite_hash)
         case ExpireTable():
-            return tables.expire(table, now)
+            return lobby.expire(table, now)

@@ -2,7 +2,10 @@
 
 A table is folded from its events like a game. Its own events (``GameCreated``,
 ``PlayerJoined``, ``GameStarted``, ``GameFinished``) are stored in the same stream
-as the game's events, which the table hands to the game's ``evolve``.
+as the game's events, which the table hands to the game's ``evolve``. Leaving,
+the host's removals, invite codes and expiry are decided in
+``domain.common.lobby``; resigning and abandoned games in
+``domain.common.resigning``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ import hmac
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
 from typing import Any, TypeAlias
 
 from domain.common.decision import (
@@ -73,17 +75,15 @@ __all__ = [
     "create",
     "effective_viewer",
     "evolve",
-    "expire",
     "final_outcome",
+    "host_only",
     "join",
-    "leave",
     "not_seated",
     "outcome",
     "play",
-    "remove",
-    "rotate_invite",
     "start",
     "visible",
+    "waiting_only",
     "withdraw_proposal",
 ]
 
@@ -130,7 +130,7 @@ def join(
     table: Table, display_name: str, token_hash: str, invite_hash: str = ""
 ) -> Decision[TableEvent]:
     """Seats a new player in the next free seat; a private table wants its code."""
-    refused = _waiting(table, "no more players can join")
+    refused = waiting_only(table, "no more players can join")
     if refused is not None:
         return refused
     # Compared in constant time, so timing tells nothing about the code.
@@ -157,86 +157,9 @@ def join(
     return Accepted((PlayerJoined(len(table.seats), display_name.strip(), token_hash),))
 
 
-def leave(table: Table, seat: int) -> Decision[TableEvent]:
-    """Gives up ``seat`` before play begins; the last player out closes the table."""
-    if not 0 <= seat < len(table.seats):
-        return not_seated()
-    refused = _waiting(table, "resign instead to hand your seat to the bot")
-    if refused is not None:
-        return refused
-    left = PlayerLeft(seat, table.seats[seat].display_name, removed=False)
-    if len(table.seats) == 1:
-        return Accepted((left, TableClosed(ClosedBecause.EMPTY)))
-    return Accepted((left,))
-
-
-def remove(table: Table, seat: int, removed: int) -> Decision[TableEvent]:
-    """The host's removal of another seat before play begins."""
-    refused = _host_only(table, seat, "remove a seat")
-    if refused is not None:
-        return refused
-    refused = _waiting(table, "seats can no longer be removed")
-    if refused is not None:
-        return refused
-    if not 0 < removed < len(table.seats):
-        return reject(
-            "NO_SUCH_SEAT",
-            f"There is no other player in seat {removed}; the seats taken are 0 "
-            f"to {len(table.seats) - 1}, and the host leaves rather than removes "
-            "themself.",
-            "table/remove_seat",
-            seat=removed,
-            seatedPlayers=len(table.seats),
-        )
-    name = table.seats[removed].display_name
-    return Accepted((PlayerLeft(removed, name, removed=True),))
-
-
-def rotate_invite(table: Table, seat: int, invite_hash: str) -> Decision[TableEvent]:
-    """The host's new invite code for a private table; the old one stops working."""
-    refused = _host_only(table, seat, "change the invite code")
-    if refused is not None:
-        return refused
-    if not table.private:
-        return reject(
-            "TABLE_NOT_PRIVATE",
-            "This table is public: anybody may join it without a code.",
-            "table/invite_code",
-        )
-    refused = _waiting(table, "nobody can join any more")
-    if refused is not None:
-        return refused
-    if not invite_hash:  # no code would let anybody in
-        return malformed(
-            "INVALID_INVITE_CODE",
-            "A private table's invite code cannot be empty.",
-            "table/invite_code",
-        )
-    return Accepted((InviteCodeSet(invite_hash),))
-
-
-def expire(table: Table, now: datetime) -> Decision[TableEvent]:
-    """Closes a table that waited for players past its expiry time.
-
-    A table from before tables expired has no expiry time of its own: the
-    server closes it by its creation time and the configured wait.
-    """
-    refused = _waiting(table, "only a table waiting for players expires")
-    if refused is not None:
-        return refused
-    if table.expires_at is not None and now < table.expires_at:
-        return reject(
-            "TABLE_NOT_EXPIRED",
-            f"The table may wait for players until {table.expires_at.isoformat()}.",
-            "table/expiry",
-            expireTime=table.expires_at.isoformat(),
-        )
-    return Accepted((TableClosed(ClosedBecause.EXPIRED),))
-
-
 def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
     """Starts play: the table's ``GameStarted`` then the game's opening events."""
-    refused = _host_only(table, seat, "start the game")
+    refused = host_only(table, seat, "start the game")
     if refused is not None:
         return refused
     if table.status is TableStatus.CLOSED:
@@ -284,64 +207,6 @@ def play(table: Table, rules: Rules, seat: int, command: Any) -> Decision[Any]:
     )
     finished = _finish_if_over(table, rules, table.game, events)
     return Accepted((*withdraw_proposal(table), played, *events, *finished))
-
-
-def resign(table: Table, rules: Rules, seat: int) -> Decision[Any]:
-    """Resigns ``seat``: the bot plays it on; if no seat is left, play stops."""
-    if not 0 <= seat < len(table.seats):
-        return not_seated()
-    if table.status is not TableStatus.IN_PROGRESS:
-        return reject(
-            "GAME_NOT_IN_PROGRESS",
-            "Only a game in progress can be resigned; before it starts, leave "
-            "the table instead.",
-            "table/in_progress",
-            state=table.status.value,
-        )
-    resigned = PlayerResigned(seat)
-    after = replace(table, resigned=table.resigned | {seat})
-    return Accepted(
-        (*withdraw_proposal(table), resigned, *abandoned_if_deserted(after, rules))
-    )
-
-
-def resigned_seat(table: Table, seat: int) -> Rejected | None:
-    """Refuses any act of a seat that resigned: the bot plays it now."""
-    if seat not in table.resigned:
-        return None
-    return reject(
-        "SEAT_RESIGNED",
-        f"Seat {seat} resigned; the server's bot plays it for the rest of the game.",
-        "table/resigned",
-        RejectionKind.NOT_A_PARTICIPANT,
-        seat=seat,
-    )
-
-
-# T24: a seat whose turn timed out this many times in a row, with no move of
-# its own between, counts as gone when the table looks for anyone still playing.
-MISSED_TURNS_GONE = 3
-
-
-def gone(table: Table, seat: int) -> bool:
-    """Returns whether ``seat`` resigned or let its turns time out too often."""
-    missed = table.missed[seat] if seat < len(table.missed) else 0
-    return seat in table.resigned or missed >= MISSED_TURNS_GONE
-
-
-def abandoned_if_deserted(table: Table, rules: Rules) -> tuple[GameFinished, ...]:
-    """Returns the end of a game in progress in which no seat is left playing.
-
-    Its outcome is the rules' at this point: the scores so far, and the seats
-    that did not resign which the game ranks first (``GameRules.leaders``).
-    """
-    if table.status is not TableStatus.IN_PROGRESS or not table.seats:
-        return ()
-    if not all(gone(table, seat) for seat in range(len(table.seats))):
-        return ()
-    scores, winners = final_outcome(table, rules, table.game)
-    resigned = tuple(sorted(table.resigned))
-    return (GameFinished(scores, winners, table.seed, resigned, abandoned=True),)
 
 
 def final_outcome(
@@ -518,7 +383,7 @@ def outcome(table: Table, rules: Rules) -> Outcome | None:
     return Outcome(scores, winners, finished=True)
 
 
-def _waiting(table: Table, consequence: str) -> Rejected | None:
+def waiting_only(table: Table, consequence: str) -> Rejected | None:
     """Refuses a request that needs a table still waiting for players."""
     if table.status is TableStatus.WAITING_FOR_PLAYERS:
         return None
@@ -545,7 +410,7 @@ def _closed(table: Table) -> Rejected:
     )
 
 
-def _host_only(table: Table, seat: int, action: str) -> Rejected | None:
+def host_only(table: Table, seat: int, action: str) -> Rejected | None:
     """Refuses a request of a seat other than the host's."""
     if not 0 <= seat < len(table.seats):
         return not_seated()

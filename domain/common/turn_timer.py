@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.common.decision import Accepted, Decision, Rejected, malformed, reject
-from domain.common.table import Rules, abandoned_if_deserted, evolve, play
+from domain.common.resigning import abandoned_if_deserted
+from domain.common.table import Rules, evolve, play
 from domain.common.table_state import (
     GameStarted,
     ResignedSeatPlayed,
