@@ -8,6 +8,7 @@ from uuid import UUID
 import pytest
 
 from domain.common.decision import Rejected
+from domain.common.resigning import MISSED_TURNS_GONE
 from domain.common.table_state import Table, TableStatus, TurnTimedOut, TurnTimerStarted
 from domain.common.undo import MovePlayed
 from domain.games.gnoming_a_round import GnomingARoundConfig
@@ -155,11 +156,12 @@ def test_a_limit_out_of_range_is_refused(app: GamesApp, seconds: int) -> None:
     assert refused.reason == "INVALID_TURN_TIME_LIMIT"
 
 
-def test_a_game_timed_out_to_its_end_finishes_and_its_record_verifies(
+def test_a_game_nobody_plays_is_abandoned_after_three_missed_turns_each(
     app: GamesApp, clock: Clock
 ) -> None:
     ana, _ = start(app)
     turns = TurnClock(app)
+    timeouts = 0
     while True:
         record = app.get_game(ana.record.game_id)
         assert record is not None
@@ -167,12 +169,45 @@ def test_a_game_timed_out_to_its_end_finishes_and_its_record_verifies(
             break
         clock.advance(LIMIT)
         assert len(turns.tick()) == 1
+        timeouts += 1
+    # Each of the two seats missed MISSED_TURNS_GONE turns in a row (T24).
+    assert timeouts == 2 * MISSED_TURNS_GONE
+    final = record.table.final
+    assert final is not None
+    assert final.abandoned
+    assert final.resigned == ()
+    outcome = record.rules.outcome(record.table.game)
+    assert final.scores == outcome.scores
+    assert final.winners == record.rules.leaders(record.table.game, (0, 1))
     assert record.table.turn_deadline is None
     assert turns.tick() == []
     exported = export_game(app, ana.record.game_id)
     assert isinstance(exported, str)
     report = verify(exported)
     assert report.ok, report.render()
+
+
+def test_a_seat_that_moves_between_timeouts_keeps_the_game_going(
+    app: GamesApp, clock: Clock
+) -> None:
+    ana, tokens = start(app)
+    game_id = ana.record.game_id
+    turns = TurnClock(app)
+    for _ in range(3 * MISSED_TURNS_GONE):
+        seat = to_move(app, ana)
+        if seat == 0:  # Ana plays her own turns; Ben lets every one time out
+            suggested = app.suggest_move(game_id, tokens[0])
+            assert not isinstance(suggested, Rejected)
+            _, move = suggested
+            played = app.submit_move(game_id, tokens[0], always(move))
+            assert isinstance(played, Applied)
+        else:
+            clock.advance(LIMIT)
+            assert len(turns.tick()) == 1
+    table = table_of(app, game_id)
+    assert table.status is TableStatus.IN_PROGRESS
+    assert table.missed[1] >= MISSED_TURNS_GONE
+    assert table.missed[0] == 0
 
 
 def test_a_declined_takeback_leaves_the_timer_running_and_it_still_fires(
