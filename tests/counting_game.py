@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from domain.common.decision import Accepted, Decision, Rejected, reject
 from domain.common.rng import Rng
-from domain.common.rules import GameRules, Outcome
+from domain.common.rules import GameRules, Outcome, top_seats
 from domain.common.seats import Viewer
 
 TARGET = 10
@@ -84,6 +84,12 @@ def _outcome(state: State) -> Outcome:
     return Outcome(state.totals, winners, finished)
 
 
+def _leaders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """The winner once over; before, the highest totals (several on a tie)."""
+    winners = _outcome(state).winners
+    return top_seats(seats, lambda seat: (seat in winners, state.totals[seat]))
+
+
 def _legal(state: State, seat: int) -> Iterator[Add]:
     if seat == state.to_move:
         yield Add(seat, 1)
@@ -113,6 +119,7 @@ RULES: GameRules[State, Add, Added, Config] = GameRules(
     view=_view,
     visible=lambda event, _viewer: event,
     outcome=_outcome,
+    leaders=_leaders,
     to_move=lambda state: (state.to_move,) if state.count < TARGET else (),
     actor=lambda command: command.seat,
     self_undoable=lambda events: not any(e.draw or e.show for e in events),

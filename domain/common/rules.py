@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -23,6 +23,21 @@ class Outcome:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     finished: bool
+
+
+def top_seats(
+    seats: Iterable[int], rank: Callable[[int], tuple[int, ...]]
+) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` whose ``rank`` is greatest, in the order given.
+
+    Several share a tie; none when ``seats`` is empty. A game ranks both its
+    winners and its ``leaders`` with one ``rank``, so the two cannot disagree.
+    """
+    ranks = {seat: rank(seat) for seat in seats}
+    if not ranks:
+        return ()
+    best = max(ranks.values())
+    return tuple(seat for seat, key in ranks.items() if key == best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +63,11 @@ class GameRules(Generic[S, C, E, Cfg]):
     view: Callable[[S, Viewer], Any]
     visible: Callable[[E, Viewer], E | None]
     outcome: Callable[[S], Outcome]
+    # The seats among ``seats`` that the game's own ranking puts first if play
+    # stopped now (several on a tie; empty only when ``seats`` is empty). The
+    # table uses it for the winners of a game abandoned mid-play and to rank
+    # only the seats that did not resign.
+    leaders: Callable[[S, tuple[int, ...]], tuple[int, ...]]
     # Seats the game waits for now (empty when nobody may act).
     to_move: Callable[[S], tuple[int, ...]]
     # The seat a command is issued for (commands carry the acting seat).

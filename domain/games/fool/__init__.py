@@ -34,6 +34,7 @@ from domain.games.fool.model import (
 from domain.games.fool.rules import (
     actor,
     decide,
+    leaders,
     outcome,
     reveals_to_others,
     self_undoable,
@@ -72,6 +73,7 @@ RULES: GameRules[State, Command, Event, FoolConfig] = GameRules(
     view=view,
     visible=visible,
     outcome=outcome,
+    leaders=leaders,
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,

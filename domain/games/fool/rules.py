@@ -76,11 +76,21 @@ def reveals_to_others(events: tuple[Event, ...]) -> bool:
     )
 
 
+def leaders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` that lead on the totals of the rounds scored.
+
+    The end-of-game ranking (D8): best total, then more rounds scored +10, then
+    shared. The round in play counts nothing until it is scored.
+    """
+    return winners(state.scores, state.ten_counts, seats)
+
+
 def outcome(state: State) -> Outcome:
     """Returns totals, the winners once over (D8: ten counts, then shared), if over."""
+    everyone = tuple(range(len(state.scores)))
     return Outcome(
         scores=state.scores,
-        winners=winners(state.scores, state.ten_counts) if state.finished else (),
+        winners=leaders(state, everyone) if state.finished else (),
         finished=state.finished,
     )
 

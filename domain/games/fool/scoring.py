@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from domain.common.rules import top_seats
 from domain.games.fool.model import (
     EMPTY_HAND_POINTS,
     SCORE_LIMIT,
@@ -77,11 +78,17 @@ def end_reasons(
     return tuple(reasons)
 
 
-def winners(totals: Sequence[int], ten_counts: Sequence[int]) -> tuple[int, ...]:
-    """Returns the winning seats: best total, then best ten count, then shared (D8)."""
-    best = max(zip(totals, ten_counts, strict=True))
-    return tuple(
-        seat
-        for seat, rank in enumerate(zip(totals, ten_counts, strict=True))
-        if rank == best
-    )
+def winners(
+    totals: Sequence[int],
+    ten_counts: Sequence[int],
+    seats: Iterable[int] | None = None,
+) -> tuple[int, ...]:
+    """Returns the winning seats: best total, then best ten count, then shared (D8).
+
+    Only ``seats`` compete when given; by default every seat does.
+    """
+    if len(totals) != len(ten_counts):
+        msg = "one total and one ten count per seat"
+        raise ValueError(msg)
+    among = range(len(totals)) if seats is None else seats
+    return top_seats(among, lambda seat: (totals[seat], ten_counts[seat]))

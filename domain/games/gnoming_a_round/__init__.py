@@ -54,6 +54,7 @@ from domain.games.gnoming_a_round.model import (
 from domain.games.gnoming_a_round.rules import (
     actor,
     decide,
+    leaders,
     outcome,
     reveals_to_others,
     self_undoable,
@@ -128,6 +129,7 @@ RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules(
     view=view,
     visible=visible,
     outcome=outcome,
+    leaders=leaders,
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,

@@ -42,6 +42,7 @@ from domain.games.gnoming_a_round.events import (
     TurnStarted,
 )
 from domain.games.gnoming_a_round.model import (
+    ROUNDS,
     Bounce,
     Command,
     Discard,
@@ -54,6 +55,7 @@ from domain.games.gnoming_a_round.model import (
     StopBounce,
     TakeFromDiscard,
 )
+from domain.games.gnoming_a_round.scoring import winners
 from domain.games.gnoming_a_round.state import Phase, State
 
 # The phase each command belongs to (§2 step 4, §3).
@@ -151,6 +153,19 @@ def _turns_up(event: Event) -> bool:
             return event.displaced_face_down
         case _:
             return isinstance(event, _TURNED_UP)
+
+
+def leaders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` with the lowest total of the rounds scored.
+
+    The round in play counts nothing: its layouts are partly face down. The
+    tie-break on the third-round score (D16) applies once that round is scored,
+    which ends the game; before, seats tied on their totals share the lead.
+    """
+    third = (
+        state.round_scores[ROUNDS - 1] if len(state.round_scores) >= ROUNDS else None
+    )
+    return winners(state.totals, third, seats)
 
 
 def outcome(state: State) -> Outcome:

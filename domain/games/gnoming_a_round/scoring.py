@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from domain.common.rules import top_seats
 from domain.games.gnoming_a_round.cards import Card, Kind
 from domain.games.gnoming_a_round.model import FIRST_OUT_BONUS, FIRST_OUT_PENALTY
 
@@ -83,9 +84,17 @@ def first_out_adjustment(base_scores: Sequence[int], first_out: int) -> int:
     return FIRST_OUT_PENALTY if lower else FIRST_OUT_BONUS
 
 
-def winners(totals: Sequence[int], last_round: Sequence[int]) -> tuple[int, ...]:
-    """Returns the lowest totals' seats, narrowed by the third-round score (D16)."""
-    best = min(totals)
-    tied = [seat for seat, total in enumerate(totals) if total == best]
-    best_last = min(last_round[seat] for seat in tied)
-    return tuple(seat for seat in tied if last_round[seat] == best_last)
+def winners(
+    totals: Sequence[int],
+    last_round: Sequence[int] | None,
+    seats: Iterable[int] | None = None,
+) -> tuple[int, ...]:
+    """Returns the lowest totals' seats, narrowed by the third-round score (D16).
+
+    Without ``last_round`` (the third round not yet scored) a tie on the totals
+    is shared. Only ``seats`` compete when given; by default every seat does.
+    """
+    among = range(len(totals)) if seats is None else seats
+    if last_round is None:
+        return top_seats(among, lambda seat: (-totals[seat],))
+    return top_seats(among, lambda seat: (-totals[seat], -last_round[seat]))

@@ -45,6 +45,7 @@ from domain.games.hues_and_cues.model import (
 from domain.games.hues_and_cues.rules import (
     actor,
     decide,
+    leaders,
     outcome,
     reveals_to_others,
     self_undoable,
@@ -99,6 +100,7 @@ RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
     view=view,
     visible=visible,
     outcome=outcome,
+    leaders=leaders,
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,

@@ -44,6 +44,7 @@ from domain.games.hues_and_cues.model import (
     TargetRevealed,
 )
 from domain.games.hues_and_cues.rounds import round_end
+from domain.games.hues_and_cues.scoring import leaders as top_scorers
 
 _GUESSING = (Phase.FIRST_GUESSES, Phase.SECOND_GUESSES)
 # D24: moves made only of these events revealed and drew nothing.
@@ -87,6 +88,16 @@ def reveals_to_others(events: tuple[Event, ...]) -> bool:
     hidden.
     """
     return any(isinstance(event, _SHOWN) for event in events)
+
+
+def leaders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` with the highest score; ties share.
+
+    Mid-game these are the scores of the rounds scored so far, and a tie stays
+    shared: no tie-break round (§5.2) will be played. Once the game is over its
+    tie-break rounds are in the scores, so this gives its winners.
+    """
+    return top_scorers(state.scores, seats)
 
 
 def outcome(state: State) -> Outcome:

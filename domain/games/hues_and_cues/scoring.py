@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from domain.common.rules import top_seats
 from domain.games.hues_and_cues.board import Square, distance
 from domain.games.hues_and_cues.model import (
     CUE_POINTS,
@@ -74,10 +75,15 @@ def round_points(
     return tuple(points), in_frame
 
 
-def leaders(scores: Sequence[int]) -> tuple[int, ...]:
-    """Returns the seats with the highest score (§5.2's T)."""
-    best = max(scores)
-    return tuple(seat for seat, score in enumerate(scores) if score == best)
+def leaders(
+    scores: Sequence[int], seats: Iterable[int] | None = None
+) -> tuple[int, ...]:
+    """Returns the seats with the highest score (§5.2's T).
+
+    Only ``seats`` compete when given; by default every seat does.
+    """
+    among = range(len(scores)) if seats is None else seats
+    return top_seats(among, lambda seat: (scores[seat],))
 
 
 def tiebreak_cue_giver(previous: int, tied: Sequence[int], players: int) -> int | None:

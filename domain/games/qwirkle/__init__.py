@@ -38,6 +38,7 @@ from domain.games.qwirkle.model import (
 from domain.games.qwirkle.rules import (
     actor,
     decide,
+    leaders,
     outcome,
     reveals_to_others,
     self_undoable,
@@ -88,6 +89,7 @@ RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
     view=view,
     visible=visible,
     outcome=outcome,
+    leaders=leaders,
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,

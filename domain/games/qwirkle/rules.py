@@ -16,7 +16,7 @@ from typing import assert_never
 
 from domain.common.decision import Accepted, Decision, Rejected, malformed, reject
 from domain.common.rng import Rng
-from domain.common.rules import Outcome
+from domain.common.rules import Outcome, top_seats
 from domain.games.qwirkle.evolve import evolve
 from domain.games.qwirkle.legal import can_place
 from domain.games.qwirkle.model import (
@@ -84,13 +84,21 @@ def reveals_to_others(events: tuple[Event, ...]) -> bool:
     )
 
 
+def leaders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` with the highest score; ties share (D10).
+
+    Mid-game these are the points scored so far: the end bonus (§5.1) counts
+    only once the game has ended and scored it.
+    """
+    return top_seats(seats, lambda seat: (state.scores[seat],))
+
+
 def outcome(state: State) -> Outcome:
     """Returns scores, the winners once over (tied leaders share, D10), and if over."""
-    best = max(state.scores)
-    winners = tuple(s for s, points in enumerate(state.scores) if points == best)
+    everyone = tuple(range(len(state.scores)))
     return Outcome(
         scores=state.scores,
-        winners=winners if state.finished else (),
+        winners=leaders(state, everyone) if state.finished else (),
         finished=state.finished,
     )
 

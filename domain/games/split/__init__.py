@@ -59,6 +59,7 @@ from domain.games.split.model import (
 from domain.games.split.rules import (
     actor,
     decide,
+    leaders,
     outcome,
     reveals_to_others,
     self_undoable,
@@ -115,6 +116,7 @@ RULES: GameRules[State, Command, Event, SplitConfig] = GameRules(
     view=view,
     visible=visible,
     outcome=outcome,
+    leaders=leaders,
     to_move=to_move,
     actor=actor,
     self_undoable=self_undoable,

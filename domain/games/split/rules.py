@@ -122,13 +122,21 @@ def reveals_to_others(events: tuple[Event, ...]) -> bool:
     )
 
 
+def leaders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` that lead on the sheets as they stand.
+
+    The end-of-game ranking (D15): best total, then fewer negative marks, then
+    shared.
+    """
+    return winners(totals(state.marks, state.negatives), state.negatives, seats)
+
+
 def outcome(state: State) -> Outcome:
     """Returns totals and, once over, the winners (D15)."""
+    everyone = tuple(range(len(state.negatives)))
     return Outcome(
         scores=totals(state.marks, state.negatives),
-        winners=winners(totals(state.marks, state.negatives), state.negatives)
-        if state.finished
-        else (),
+        winners=leaders(state, everyone) if state.finished else (),
         finished=state.finished,
     )
 

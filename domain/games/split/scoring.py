@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from domain.common.rules import top_seats
 from domain.games.split.model import (
     NEGATIVE_POINTS,
     ROW_BOXES,
@@ -26,11 +27,17 @@ def totals(marks: Sequence[Sequence[int]], negatives: Sequence[int]) -> tuple[in
     return tuple(total(rows, neg) for rows, neg in zip(marks, negatives, strict=True))
 
 
-def winners(scores: Sequence[int], negatives: Sequence[int]) -> tuple[int, ...]:
-    """Returns the winners: best total, then fewer negative marks, then shared (D15)."""
-    best = max(zip(scores, (-n for n in negatives), strict=True))
-    return tuple(
-        seat
-        for seat, key in enumerate(zip(scores, (-n for n in negatives), strict=True))
-        if key == best
-    )
+def winners(
+    scores: Sequence[int],
+    negatives: Sequence[int],
+    seats: Iterable[int] | None = None,
+) -> tuple[int, ...]:
+    """Returns the winners: best total, then fewer negative marks, then shared (D15).
+
+    Only ``seats`` compete when given; by default every seat does.
+    """
+    if len(scores) != len(negatives):
+        msg = "one total and one negative count per seat"
+        raise ValueError(msg)
+    among = range(len(scores)) if seats is None else seats
+    return top_seats(among, lambda seat: (scores[seat], -negatives[seat]))
