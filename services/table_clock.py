@@ -1,8 +1,8 @@
 """The table clock: closes tables that waited too long, and moves for resigned seats.
 
 Like the turn clock (``services/turns.py``) it learns what to do from the event
-store's notification log, which every server process writes, so it also sees
-the tables other processes opened and, when it starts, those already waiting.
+store's notification log (``services/log_clock.py``), so it also sees the
+tables other processes opened and, when it starts, those already waiting.
 
 - A table waits for players until the ``expires_at`` its ``GameCreated``
   recorded (a table from before tables expired: its creation time plus the
@@ -16,10 +16,7 @@ the tables other processes opened and, when it starts, those already waiting.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from heapq import heappop, heappush
@@ -30,7 +27,8 @@ from eventsourcing.persistence import InterfaceError, Notification, OperationalE
 
 from domain.common.decision import Rejected
 from domain.common.table_state import GameCreated
-from services.records import RecordedEvent, StoredEvent, unwrap
+from services.log_clock import LogClock
+from services.records import RecordedEvent
 from services.tracebacks import withheld_traceback
 
 if TYPE_CHECKING:
@@ -45,33 +43,30 @@ RESIGNED = "table.PlayerResigned"
 FINISHED = "table.GameFinished"
 # What may put a resigned seat to move.
 MOVED = ("table.MovePlayed", "table.MovesUndone", RESIGNED)
-TOPICS = [CREATED, STARTED, CLOSED, FINISHED, *MOVED]
-PAGE = 500  # notifications read at a time
 # The bot's moves played in one game per tick; the rest wait for the next.
 MOVES_PER_TICK = 50
 # When a table another process's clock closed too early for ours is tried again.
 RETRY = timedelta(seconds=5)
 
 
-class TableClock:
+class TableClock(LogClock):
     """Expires waiting tables and plays resigned seats; ``tick`` every second.
 
-    Thread-safe: ``tick`` runs on a worker thread, one at a time. While the
-    store is down it raises the store's error and keeps what was due.
+    While the store is down a tick raises the store's error and keeps what was
+    due.
     """
+
+    TOPICS = (CREATED, STARTED, CLOSED, FINISHED, *MOVED)
+    NAME = "table clock"
 
     def __init__(
         self, app: GamesApp, now: Callable[[], datetime] | None = None
     ) -> None:
-        self.app = app
-        self._now = now or app.clock
-        self._position = 0  # the last notification read
+        super().__init__(app, now)
         self._expiries: list[tuple[datetime, UUID]] = []
         self._waiting: dict[UUID, datetime] = {}  # tables waiting, by expiry
         self._resigned: set[UUID] = set()  # games in progress with a resigned seat
         self._due: set[UUID] = set()  # of those, the games that moved since
-        self._lock = threading.Lock()
-        self._wake: Callable[[], None] = lambda: None
         app.appended.append(self._stored)
 
     def tick(self) -> int:
@@ -82,8 +77,14 @@ class TableClock:
         with self._lock:
             self._read()
             done = 0
-            for game_id in self._expired():
-                done += self._close(game_id)
+            expired = self._expired()
+            for index, game_id in enumerate(expired):
+                try:
+                    done += self._close(game_id)
+                except (OperationalError, InterfaceError):
+                    for later in expired[index + 1 :]:  # due at the next tick
+                        self._schedule(later, self._now())
+                    raise
             due, self._due = self._due, set()
             for index, game_id in enumerate(sorted(due)):
                 try:
@@ -92,30 +93,6 @@ class TableClock:
                     self._due.update(sorted(due)[index:])
                     raise
             return done
-
-    async def run(self, period: float) -> None:
-        """Ticks every ``period`` seconds, or at once when a resigned seat may
-        be to move, until cancelled; on worker threads."""
-        loop = asyncio.get_running_loop()
-        woken = asyncio.Event()
-
-        def wake() -> None:
-            with contextlib.suppress(RuntimeError):  # the loop has stopped
-                loop.call_soon_threadsafe(woken.set)
-
-        self._wake = wake
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), period)
-            woken.clear()
-            try:
-                await asyncio.to_thread(self.tick)
-            except (OperationalError, InterfaceError):
-                log.debug("table clock: the store is unavailable")
-            except Exception as error:  # noqa: BLE001 (a bug: logged, the clock goes on)
-                log.error(  # noqa: TRY400 (the traceback is logged, without messages)
-                    "table clock failed\n%s", withheld_traceback(error)
-                )
 
     def waiting(self) -> int:
         """Returns how many tables wait for players, as far as the clock knows."""
@@ -185,23 +162,6 @@ class TableClock:
                 due.append(game_id)
         return due
 
-    def _read(self) -> None:
-        """Reads what was stored since the last read (see ``TurnClock._read``)."""
-        newest = self.app.recorder.max_notification_id() or 0
-        while self._position < newest:
-            notifications = self.app.recorder.select_notifications(
-                start=self._position,
-                limit=PAGE,
-                stop=newest,
-                topics=TOPICS,
-                inclusive_of_start=False,
-            )
-            for notification in notifications:
-                self._position = notification.id
-                self._learn(notification)
-            if len(notifications) < PAGE:
-                self._position = newest
-
     def _learn(self, notification: Notification) -> None:
         game_id = UUID(str(notification.originator_id))
         topic = notification.topic
@@ -221,16 +181,7 @@ class TableClock:
 
     def _wait_for(self, game_id: UUID, notification: Notification) -> None:
         """Learns when a new table expires."""
-        try:
-            stored = self.app.mapper.to_domain_event(notification)
-            recorded = unwrap(stored) if isinstance(stored, StoredEvent) else None
-        except Exception as error:  # noqa: BLE001 (one bad row must not stop the clock)
-            log.error(  # noqa: TRY400 (the traceback is logged, without messages)
-                "table clock: cannot decode notification %d\n%s",
-                notification.id,
-                withheld_traceback(error),
-            )
-            return
+        recorded = self._decoded(notification)
         if recorded is None or not isinstance(recorded.event, GameCreated):
             return
         expires_at = recorded.event.expires_at

@@ -15,9 +15,7 @@ seats were late) the clock times the next seat out at the next tick.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +29,8 @@ from domain.bots import choose_move
 from domain.common.commands import PlayResigned, TimeOut
 from domain.common.decision import Rejected, reject
 from domain.common.table_state import TurnTimerStarted
-from services.records import GameRecord, StoredEvent, unwrap
+from services.log_clock import LogClock
+from services.records import GameRecord
 from services.tracebacks import withheld_traceback
 
 if TYPE_CHECKING:
@@ -42,7 +41,6 @@ log = logging.getLogger(__name__)
 
 TIMER_TOPIC = "table.TurnTimerStarted"
 FINISHED_TOPIC = "table.GameFinished"
-PAGE = 500  # notifications read at a time
 
 
 def timeout_for(deadline: datetime) -> CommandFor:
@@ -111,23 +109,23 @@ class _Timer:
     game_id: UUID
 
 
-class TurnClock:
+class TurnClock(LogClock):
     """Times out the turns whose deadline passed; call ``tick`` every second or so.
 
-    Thread-safe: ``tick`` runs on a worker thread, one at a time. While the
-    store is down it raises the store's error and keeps the timers due.
+    While the store is down a tick raises the store's error and keeps the
+    timers due.
     """
+
+    TOPICS = (TIMER_TOPIC, FINISHED_TOPIC)
+    NAME = "turn clock"
 
     def __init__(
         self, app: GamesApp, now: Callable[[], datetime] | None = None
     ) -> None:
-        self.app = app
-        self._now = now or app.clock
-        self._position = 0  # the last notification read
+        super().__init__(app, now)
         self._timers: list[_Timer] = []
         # game id -> the revision of its latest timer; older ones are dropped.
         self._latest: dict[UUID, int] = {}
-        self._lock = threading.Lock()
 
     def tick(self) -> list[Applied]:
         """Reads new timers, times out those due; returns the timeouts applied."""
@@ -172,64 +170,17 @@ class TurnClock:
             self._add(_Timer(deadline, record.revision, timer.game_id))
         return result
 
-    async def run(self, period: float) -> None:
-        """Ticks every ``period`` seconds until cancelled, on worker threads.
-
-        A tick that finds the store down is tried again at the next one.
-        """
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await asyncio.to_thread(self.tick)
-            except (OperationalError, InterfaceError):
-                log.debug("turn clock: the store is unavailable")
-            except Exception as error:  # noqa: BLE001 (a bug: logged, the clock goes on)
-                log.error(  # noqa: TRY400 (the traceback is logged, without messages)
-                    "turn clock failed\n%s", withheld_traceback(error)
-                )
-
     def pending(self) -> int:
         """Returns how many games have a timer running."""
         with self._lock:
             return len(self._latest)
 
-    def _read(self) -> None:
-        """Reads the timers started since the last read.
-
-        The position then moves to the newest notification, timer or not, so
-        a tick reads only what was stored since the last one (notification ids
-        follow commit order: nothing stored later gets a smaller one).
-        """
-        newest = self.app.recorder.max_notification_id() or 0
-        while self._position < newest:
-            notifications = self.app.recorder.select_notifications(
-                start=self._position,
-                limit=PAGE,
-                stop=newest,
-                topics=[TIMER_TOPIC, FINISHED_TOPIC],
-                inclusive_of_start=False,
-            )
-            for notification in notifications:
-                self._position = notification.id
-                self._timer_from(notification)
-            if len(notifications) < PAGE:
-                self._position = newest
-
-    def _timer_from(self, notification: Notification) -> None:
+    def _learn(self, notification: Notification) -> None:
         game_id = UUID(str(notification.originator_id))
         if notification.topic == FINISHED_TOPIC:
             self._latest.pop(game_id, None)  # its timers lapse
             return
-        try:
-            stored = self.app.mapper.to_domain_event(notification)
-            recorded = unwrap(stored) if isinstance(stored, StoredEvent) else None
-        except Exception as error:  # noqa: BLE001 (one bad row must not stop timers)
-            log.error(  # noqa: TRY400 (the traceback is logged, without messages)
-                "turn clock: cannot decode notification %d\n%s",
-                notification.id,
-                withheld_traceback(error),
-            )
-            return
+        recorded = self._decoded(notification)
         if recorded is not None and isinstance(recorded.event, TurnTimerStarted):
             self._add(_Timer(recorded.event.deadline, recorded.revision, game_id))
 

@@ -1,0 +1,120 @@
+"""A clock that learns what to do from the event store's notification log.
+
+Every server process writes the same log, so a clock that reads it sees what
+other processes stored too and, when it starts, what was stored before (it
+reads its topics once from the start). The turn clock (``services/turns.py``)
+and the table clock (``services/table_clock.py``) are two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError
+
+from services.records import RecordedEvent, StoredEvent, unwrap
+from services.tracebacks import withheld_traceback
+
+if TYPE_CHECKING:
+    from services.games import GamesApp
+
+log = logging.getLogger(__name__)
+
+PAGE = 500  # notifications read at a time
+
+
+class LogClock:
+    """Reads its topics of the log, then acts; ``tick`` every second or so.
+
+    Thread-safe: ``tick`` runs on a worker thread, one at a time (subclasses
+    hold ``_lock`` while they tick). While the store is down a tick raises the
+    store's error and keeps what was due.
+    """
+
+    TOPICS: ClassVar[tuple[str, ...]] = ()
+    NAME: ClassVar[str] = "clock"  # in log lines
+
+    def __init__(
+        self, app: GamesApp, now: Callable[[], datetime] | None = None
+    ) -> None:
+        self.app = app
+        self._now = now or app.clock
+        self._position = 0  # the last notification read
+        self._lock = threading.Lock()
+        self._wake: Callable[[], None] = lambda: None
+
+    def tick(self) -> object:
+        """Reads the log and does what is due."""
+        raise NotImplementedError
+
+    def _learn(self, notification: Notification) -> None:
+        """Takes in one notification of the clock's topics."""
+        raise NotImplementedError
+
+    async def run(self, period: float) -> None:
+        """Ticks every ``period`` seconds, and at once when woken, until
+        cancelled; on worker threads. A tick that finds the store down is
+        tried again at the next one."""
+        loop = asyncio.get_running_loop()
+        woken = asyncio.Event()
+
+        def wake() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has stopped
+                loop.call_soon_threadsafe(woken.set)
+
+        self._wake = wake
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), period)
+            woken.clear()
+            try:
+                await asyncio.to_thread(self.tick)
+            except (OperationalError, InterfaceError):
+                log.debug("%s: the store is unavailable", self.NAME)
+            except Exception as error:  # noqa: BLE001 (a bug: logged, the clock goes on)
+                log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+                    "%s failed\n%s", self.NAME, withheld_traceback(error)
+                )
+
+    def _read(self) -> None:
+        """Reads the notifications of the clock's topics stored since the last read.
+
+        The position then moves to the newest notification, of the topics or
+        not, so a tick reads only what was stored since the last one
+        (notification ids follow commit order: nothing stored later gets a
+        smaller one).
+        """
+        newest = self.app.recorder.max_notification_id() or 0
+        while self._position < newest:
+            notifications = self.app.recorder.select_notifications(
+                start=self._position,
+                limit=PAGE,
+                stop=newest,
+                topics=list(self.TOPICS),
+                inclusive_of_start=False,
+            )
+            for notification in notifications:
+                self._position = notification.id
+                self._learn(notification)
+            if len(notifications) < PAGE:
+                self._position = newest
+
+    def _decoded(self, notification: Notification) -> RecordedEvent | None:
+        """Returns a notification's event, None (logged) if it cannot be read."""
+        try:
+            stored = self.app.mapper.to_domain_event(notification)
+            return unwrap(stored) if isinstance(stored, StoredEvent) else None
+        except Exception as error:  # noqa: BLE001 (one bad row must not stop a clock)
+            log.error(  # noqa: TRY400 (the traceback is logged, without messages)
+                "%s: cannot decode notification %d\n%s",
+                self.NAME,
+                notification.id,
+                withheld_traceback(error),
+            )
+            return None
