@@ -14,6 +14,11 @@ STATE_NAMES = {
     game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting for players",
     game_pb2.GAME_STATE_IN_PROGRESS: "in progress",
     game_pb2.GAME_STATE_FINISHED: "finished",
+    game_pb2.GAME_STATE_CLOSED: "closed",
+}
+CLOSED_REASONS = {
+    game_pb2.CLOSED_REASON_EXPIRED: "nobody started it in time",
+    game_pb2.CLOSED_REASON_EMPTY: "its last player left",
 }
 GAME_NAMES = {
     game_pb2.GAME_TYPE_QWIRKLE: "Qwirkle",
@@ -92,6 +97,8 @@ def scores(game: game_pb2.Game, me: str = "", acting: Sequence[str] = ()) -> Tab
         )
         if player.name in game.winners:
             label.append(" ★ winner", style="bold yellow")
+        if player.resigned:
+            label.append(" (resigned; the bot plays)", style="dim")
         table.add_row(mark, label, str(player.score))
     return table
 
@@ -113,9 +120,39 @@ def describe_lifecycle(
     if kind == "game_started":
         return "the game started"
     if kind == "game_finished":
-        won = ", ".join(names.get(w, w) for w in event.game_finished.winners)
-        return f"the game finished; won by {won}"
-    return describe_undo(event, names)
+        return describe_finish(event.game_finished, names)
+    return describe_seats(event, names) or describe_undo(event, names)
+
+
+def describe_finish(finished: event_pb2.GameFinished, names: Mapping[str, str]) -> str:
+    """Describes the end of a game: who won, who resigned, whether it was abandoned."""
+    won = ", ".join(names.get(w, w) for w in finished.winners) or "nobody"
+    how = "the game was abandoned (no seat left playing)" if finished.abandoned else ""
+    line = f"{how or 'the game finished'}; won by {won}"
+    if finished.resigned:
+        gave_up = ", ".join(names.get(r, r) for r in finished.resigned)
+        line += f" ({gave_up} resigned)"
+    return line
+
+
+def describe_seats(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
+    """Describes who left, resigned or was played for, and a table closing."""
+    kind = event.WhichOneof("event")
+    if kind == "player_left":
+        left = event.player_left
+        how = "was removed by the host" if left.removed else "left the table"
+        return f"{left.display_name} {how}"
+    if kind == "table_closed":
+        return closed_text(event.table_closed.reason)
+    if kind == "invite_code_set":
+        return "the table's invite code was set"
+    if kind == "player_resigned":
+        who = names.get(event.player_resigned.player, "a player")
+        return f"{who} resigned; the server's bot plays their seat"
+    if kind == "resigned_seat_played":
+        who = names.get(event.resigned_seat_played.player, "a player")
+        return f"the bot played for {who} (resigned)"
+    return None
 
 
 def describe_undo(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
@@ -142,3 +179,9 @@ def describe_undo(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str |
             event_pb2.UNDO_OUTCOME_WITHDRAWN: "takeback proposal withdrawn",
         }.get(resolved.outcome)
     return None
+
+
+def closed_text(reason: game_pb2.ClosedReason) -> str:
+    """Returns why a table closed: ``the table closed: its last player left``."""
+    why = CLOSED_REASONS.get(reason, "")
+    return f"the table closed{f': {why}' if why else ''}"

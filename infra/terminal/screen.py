@@ -48,9 +48,10 @@ def final_scores(game: game_pb2.Game) -> Text:
     scores = ", ".join(f"{p.display_name} {p.score}" for p in ranked)
     names = {p.name: p.display_name for p in game.players}
     won = ", ".join(names.get(w, w) for w in game.winners) or "nobody"
-    return Text.assemble(
-        ("Final scores: ", "bold"), scores, ("   won by ", "bold"), won
-    )
+    out = Text.assemble(("Final scores: ", "bold"), scores, ("   won by ", "bold"), won)
+    if game.abandoned:
+        out.append("\nThe game was abandoned: no seat was left playing.", style="bold")
+    return out
 
 
 def draw(console: Console, *parts: RenderableType | None) -> None:

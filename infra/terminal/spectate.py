@@ -17,7 +17,10 @@ from infra.terminal.feed import Item, follow
 from infra.terminal.lines import EndOfInput, Line, LineReader, drain, wait
 from infra.terminal.menu import QUIT_WORDS
 from infra.terminal.render import render_game
+from infra.terminal.render_common import closed_text
 from infra.terminal.screen import draw, final_scores, log_text, new_log, record
+
+ENDED = {game_pb2.GAME_STATE_FINISHED, game_pb2.GAME_STATE_CLOSED}
 
 
 def spectate(server: str, game_id: str, console: Console, reader: LineReader) -> int:
@@ -29,7 +32,7 @@ def spectate(server: str, game_id: str, console: Console, reader: LineReader) ->
     log = new_log()
     feed = follow(connection, name, game.revision)
     try:
-        while game.state != game_pb2.GAME_STATE_FINISHED:
+        while game.state not in ENDED:
             footer = Text("spectating; q quits", style="dim")
             draw(console, render_game(game, info), log_text(log), footer)
             got = wait(reader, feed)
@@ -46,8 +49,15 @@ def spectate(server: str, game_id: str, console: Console, reader: LineReader) ->
             game = get_game(connection, name)
     finally:
         feed.stop()
-    draw(console, render_game(game, info), log_text(log), final_scores(game))
+    draw(console, render_game(game, info), log_text(log), _the_end(game))
     return 0
+
+
+def _the_end(game: game_pb2.Game) -> Text:
+    """Returns the final scores, or why the table closed before play began."""
+    if game.state == game_pb2.GAME_STATE_FINISHED:
+        return final_scores(game)
+    return Text(f"{closed_text(game.closed_reason).capitalize()}.", style="bold")
 
 
 def _fail_on_error(items: list[Item]) -> None:
