@@ -76,7 +76,19 @@ def add_commands(
         help="how long a bot thinks before each move (default %(default)s)",
     )
     play_parser.add_argument(
+        "--private",
+        action="store_true",
+        help="create a private table: unlisted, joined only with the invite "
+        "code it prints",
+    )
+    play_parser.add_argument(
         "--join", metavar="GAME_ID", help="join, or resume a kept seat at, a game"
+    )
+    play_parser.add_argument(
+        "--code",
+        default="",
+        metavar="CODE",
+        help="with --join: the invite code of a private table, as its host shared it",
     )
     play_parser.add_argument(
         "--seat-token-file",
@@ -98,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
     import grpc  # noqa: PLC0415 (see the module docstring)
     from rich.text import Text  # noqa: PLC0415
 
-    from infra.terminal.connection import ClientError, describe_error  # noqa: PLC0415
+    from infra.terminal.connection import (  # noqa: PLC0415
+        ClientError,
+        describe_error,
+        error_hint,
+    )
     from infra.terminal.screen import make_console  # noqa: PLC0415
 
     console = make_console()
@@ -109,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except grpc.RpcError as error:
         console.print(Text(f"\ntabletop: {describe_error(error)}", style="bold red"))
+        if hint := error_hint(error):
+            console.print(Text(hint))
         return 1
     except KeyboardInterrupt:
         console.print()
@@ -139,6 +157,12 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
         raise ClientError("--players, --bots and --bot-delay must not be negative")
     if args.bots and args.join:
         raise ClientError("--bots seats bots at a new table, not with --join")
+    if args.private and args.join:
+        raise ClientError(
+            "--private opens a new table; a table to --join is private or not already"
+        )
+    if args.code and not args.join:
+        raise ClientError("--code goes with --join GAME_ID")
     return SeatRequest(
         server=args.server,
         game_type=args.game_type,
@@ -148,4 +172,6 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
         seat_token_file=args.seat_token_file,
         bots=args.bots,
         bot_delay=args.bot_delay,
+        private=args.private,
+        invite_code=args.code.strip(),
     )

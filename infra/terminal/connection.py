@@ -12,6 +12,11 @@ from grpc_status import rpc_status
 from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, game_type_pb2
 
 UNARY_TIMEOUT = 10.0  # seconds, for every call but the stream
+# What to do next, by ErrorInfo reason, under the refusal's own line.
+HINTS = {
+    "INVALID_INVITE_CODE": "A private table is joined with the invite code its "
+    "host shared: tabletop play --join GAME_ID --code CODE",
+}
 _GAME_ID = re.compile(r"^(?:games/)?([0-9A-Za-z-]{1,64})$")
 
 Metadata = tuple[tuple[str, str], ...]
@@ -50,12 +55,9 @@ def game_name(game_id: str) -> str:
     return f"games/{found.group(1)}"
 
 
-def describe_error(error: grpc.RpcError) -> str:
-    """Returns a failed call as ``CODE REASON: message``, from its ErrorInfo."""
+def error_reason(error: grpc.RpcError) -> str:
+    """Returns the ErrorInfo reason of a failed call, empty when it has none."""
     call = cast("grpc.Call", error)  # errors raised by stubs are also calls
-    code = call.code()
-    code_name = code.name if code is not None else "UNKNOWN"
-    message = call.details() or ""
     try:
         status = rpc_status.from_call(call)
     except ValueError:  # a trailer that does not match the call's code
@@ -64,10 +66,27 @@ def describe_error(error: grpc.RpcError) -> str:
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
             detail.Unpack(info)
-            return f"{code_name} {info.reason}: {message}"
+            return info.reason
+    return ""
+
+
+def describe_error(error: grpc.RpcError) -> str:
+    """Returns a failed call as ``CODE REASON: message``, from its ErrorInfo."""
+    call = cast("grpc.Call", error)
+    code = call.code()
+    code_name = code.name if code is not None else "UNKNOWN"
+    message = call.details() or ""
+    reason = error_reason(error)
+    if reason:
+        return f"{code_name} {reason}: {message}"
     if code == grpc.StatusCode.UNAVAILABLE:
         return f"{code_name}: the server does not answer ({message})"
     return f"{code_name}: {message}"
+
+
+def error_hint(error: grpc.RpcError) -> str:
+    """Returns what the person may do about a refusal, empty when nothing to add."""
+    return HINTS.get(error_reason(error), "")
 
 
 def get_game(connection: Connection, name: str) -> game_pb2.Game:

@@ -1,4 +1,7 @@
-"""Taking a seat (create, join or resume), keeping its token, and starting the game."""
+"""Taking a seat (create, join or resume), keeping its token, and starting the game.
+
+A private table is joined with its invite code; only its host (seat 0) starts it.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from infra.terminal.connection import (
     get_game,
     with_token,
 )
+from infra.terminal.render_common import names_of, seat_of
 from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
 
 GAME_TYPES = {
@@ -36,6 +40,7 @@ class Table:
     connection: Connection
     seat: Seat
     created: bool
+    path: Path  # where the seat is kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,8 @@ class SeatRequest:
     seat_token_file: str | None
     bots: int = 0  # bots to seat at a new table (infra/bot_client.py)
     bot_delay: float = 1.0
+    private: bool = False  # create a table joined only with its invite code
+    invite_code: str = ""  # the code of a private table to join
 
 
 def game_type_of(text: str) -> game_pb2.GameType:
@@ -68,7 +75,8 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
         kept = load_seat(path)
         if kept is not None and kept.game == name:
             console.print(f"Resuming your seat at {name} (seat kept in {path})")
-            return Table(with_token(connection, kept.seat_token), kept, created=False)
+            credentials = with_token(connection, kept.seat_token)
+            return Table(credentials, kept, created=False, path=path)
         seat = _join(connection, request, name)
     else:
         seat = _create(connection, request)
@@ -81,20 +89,45 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
         f"Seat token saved to {path} (resume with: tabletop play --join "
         f"{seat.game.removeprefix('games/')})"
     )
-    return Table(with_token(connection, seat.seat_token), seat, not request.join)
+    if seat.invite_code and not request.join:
+        console.print(Text.assemble("Invite code: ", (seat.invite_code, "bold")))
+        console.print(f"A friend joins with: {join_command(seat.game, seat)}")
+    credentials = with_token(connection, seat.seat_token)
+    return Table(credentials, seat, created=not request.join, path=path)
+
+
+def join_command(game: str, seat: Seat, *, private: bool = True) -> str:
+    """Returns the command line that takes a seat at the game."""
+    line = f"tabletop play --join {game.removeprefix('games/')}"
+    if seat.invite_code:
+        return f"{line} --code {seat.invite_code}"
+    return f"{line} --code CODE" if private else line
 
 
 def _create(connection: Connection, request: SeatRequest) -> Seat:
     game_type = game_type_of(request.game_type or "")
+    visibility = game_pb2.VISIBILITY_PUBLIC
+    if request.private:
+        visibility = game_pb2.VISIBILITY_PRIVATE
     reply = connection.stub.CreateGame(
         game_service_pb2.CreateGameRequest(
-            game=game_pb2.Game(game_type=game_type, max_players=request.players),
+            game=game_pb2.Game(
+                game_type=game_type,
+                max_players=request.players,
+                visibility=visibility,
+            ),
             display_name=request.name,
             request_id=str(uuid.uuid4()),
         ),
         timeout=UNARY_TIMEOUT,
     )
-    return Seat(reply.game.name, reply.player, reply.seat_token, request.server)
+    return Seat(
+        reply.game.name,
+        reply.player,
+        reply.seat_token,
+        request.server,
+        reply.invite_code,
+    )
 
 
 def _join(connection: Connection, request: SeatRequest, name: str) -> Seat:
@@ -104,15 +137,20 @@ def _join(connection: Connection, request: SeatRequest, name: str) -> Seat:
             raise ClientError(f"{name} is not a game of {request.game_type}")
     reply = connection.stub.JoinGame(
         game_service_pb2.JoinGameRequest(
-            name=name, display_name=request.name, request_id=str(uuid.uuid4())
+            name=name,
+            display_name=request.name,
+            request_id=str(uuid.uuid4()),
+            invite_code=request.invite_code,
         ),
         timeout=UNARY_TIMEOUT,
     )
-    return Seat(reply.game.name, reply.player, reply.seat_token, request.server)
+    private = reply.game.visibility == game_pb2.VISIBILITY_PRIVATE
+    code = request.invite_code if private else ""
+    return Seat(reply.game.name, reply.player, reply.seat_token, request.server, code)
 
 
 def start_game(table: Table) -> None:
-    """Starts the game (the creator does, once enough players sit)."""
+    """Starts the game (the host does, once enough players sit); raises refusals."""
     table.connection.stub.StartGame(
         game_service_pb2.StartGameRequest(
             name=table.seat.game, request_id=str(uuid.uuid4())
@@ -122,18 +160,53 @@ def start_game(table: Table) -> None:
     )
 
 
-def lobby_text(game: game_pb2.Game, wanted: int, *, created: bool) -> Text:
-    """Returns who sits and what the table waits for."""
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """What the lobby screen says: who sits, how others join, who starts."""
+
+    game: game_pb2.Game
+    seat: Seat
+    wanted: int  # the players the host starts the game at
+    can_start: bool  # enough players sit for the host to start now
+
+
+def lobby_text(lobby: Lobby) -> Text:
+    """Returns who sits, how others join and what the table waits for."""
+    game, seat = lobby.game, lobby.seat
     seated = ", ".join(p.display_name for p in game.players)
     out = Text.assemble(("Waiting for players: ", "bold"), f"{len(game.players)}/")
-    out.append(f"{wanted} seated ({seated})\n")
-    out.append(
-        f"Others join with: tabletop play --join {game.name.removeprefix('games/')}"
-    )
-    if not created:
-        out.append("\nThe game's creator starts it once the table is full.")
+    out.append(f"{lobby.wanted} seated ({seated})\n")
+    private = game.visibility == game_pb2.VISIBILITY_PRIVATE
+    if private and seat.invite_code:
+        out.append("Private table; invite code: ")
+        out.append(f"{seat.invite_code}\n", style="bold")
+    elif private:
+        out.append("Private table: others need the invite code its host shared\n")
+    command = join_command(game.name, seat, private=private)
+    out.append(f"Others join with: {command}")
+    host = names_of(game).get(game.host, "the host")
+    if game.host != seat.player:
+        out.append(f"\nWaiting for the host, {host}, to start the game.")
+    else:
+        out.append(f"\nYou are the host: the game starts when {lobby.wanted} sit.")
+        if lobby.can_start:
+            out.append(f"\ns: start now with {len(game.players)}", style="bold")
     out.append("\nq quits (your seat is kept).", style="dim")
     return out
+
+
+def seat_after_leaving(me: str, left: str) -> str | None:
+    """Returns the caller's player name once ``left`` gave up a seat.
+
+    The seats after a seat given up move down by one; None when it was the
+    caller's own (the host removed it, or it left from elsewhere).
+    """
+    if left == me:
+        return None
+    mine, theirs = seat_of(me), seat_of(left)
+    if 0 <= theirs < mine:
+        return f"{me.rsplit('/', 1)[0]}/{mine - 1}"
+    return me
 
 
 def seat_file(request: SeatRequest, game: str) -> Path:

@@ -9,6 +9,7 @@ from rich.text import Text
 from tabletop.v1 import game_pb2, move_pb2
 
 from infra.terminal.render import describe_move
+from infra.terminal.resign import HELP as RESIGN_HELP
 from infra.terminal.typed import hint, typed_move
 from infra.terminal.undo import HELP as UNDO_HELP
 
@@ -95,7 +96,7 @@ def render_menu(
     help_line = f"number: play it   /words: filter (/ clears)   {paging}"
     lines.append(Text(f"{help_line}   q: quit   {hint(game)}".rstrip(), style="dim"))
     answer = "y/n: accept/decline the takeback   " if answering else ""
-    lines.append(Text(f"{answer}{UNDO_HELP}", style="dim"))
+    lines.append(Text(f"{answer}{UNDO_HELP}   {RESIGN_HELP}", style="dim"))
     return Group(*lines)
 
 

@@ -10,12 +10,17 @@ from pathlib import Path
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat at a game: the player resource name and its secret token."""
+    """A seat at a game: the player resource name and its secret token.
+
+    ``invite_code`` is a private table's code, kept when the caller was given it
+    (as its creator, or typed with ``--code``) so that the lobby can show it.
+    """
 
     game: str
     player: str
     seat_token: str
     server: str
+    invite_code: str = ""
 
 
 def state_dir() -> Path:
@@ -52,4 +57,11 @@ def load_seat(path: Path) -> Seat | None:
     fields = ("game", "player", "seat_token", "server")
     if not all(isinstance(data.get(key), str) for key in fields):
         return None
-    return Seat(*(str(data[key]) for key in fields))
+    code = data.get("invite_code", "")
+    game, player, token, server = (str(data[key]) for key in fields)
+    return Seat(game, player, token, server, code if isinstance(code, str) else "")
+
+
+def forget_seat(path: Path) -> None:
+    """Deletes a kept seat whose token no longer works."""
+    path.unlink(missing_ok=True)

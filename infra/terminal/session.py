@@ -1,0 +1,60 @@
+"""What a seat's session holds, and taking in the events its feed delivers."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+
+from rich.console import Console
+from tabletop.v1 import event_pb2, game_pb2, game_type_pb2
+
+from infra.terminal.connection import ClientError
+from infra.terminal.feed import Feed, Item
+from infra.terminal.lines import LineReader, drain
+from infra.terminal.lobby import Table, seat_after_leaving
+from infra.terminal.menu import Menu
+from infra.terminal.screen import new_log, record
+from infra.terminal.seats import save_seat
+from infra.terminal.undo import remember
+
+
+@dataclass
+class Session:
+    """Everything the turn loop draws from and updates."""
+
+    console: Console
+    table: Table
+    info: game_type_pb2.GameTypeInfo | None
+    reader: LineReader
+    feed: Feed
+    game: game_pb2.Game
+    menu: Menu | None = None
+    message: str = ""
+    confirming: bool = False  # the resign question awaits its y/n
+    gone: str = ""  # why the caller's seat is no longer at the table
+    log: deque[str] = field(default_factory=new_log)
+    moves: dict[int, str] = field(default_factory=dict)  # described moves by revision
+
+
+def take_items(session: Session, first: Item) -> None:
+    """Logs the events that arrived; a failed stream ends the session."""
+    for item in drain(session.feed, first):
+        if item.kind == "error":
+            raise ClientError(f"the live feed failed: {item.message}")
+        record(session.log, session.game, item.events)
+        remember(session.moves, session.game, item.events)
+        for event in item.events:
+            if event.WhichOneof("event") == "player_left":
+                _seat_given_up(session, event.player_left)
+
+
+def _seat_given_up(session: Session, left: event_pb2.PlayerLeft) -> None:
+    """Follows the caller's seat as the seats before it are given up."""
+    seat = session.table.seat
+    me = seat_after_leaving(seat.player, left.player)
+    if me is None:
+        how = "The host removed you from the table" if left.removed else "You left"
+        session.gone = f"{how}; your seat token no longer works."
+    elif me != seat.player:
+        session.table = replace(session.table, seat=replace(seat, player=me))
+        save_seat(session.table.seat, session.table.path)
