@@ -42,7 +42,7 @@ from infra.terminal.screen import (
     problem,
     prompt,
 )
-from infra.terminal.session import Session, take_items
+from infra.terminal.session import Session, load_game, take_items
 from infra.terminal.undo import HELP as UNDO_HELP
 from infra.terminal.undo import act, awaits_answer, parse, pending_line
 from infra.terminal.waiting import WAIT_PROMPT, wait_for_start
@@ -160,7 +160,7 @@ def submit(session: Session, move: move_pb2.Move) -> None:
 def refresh(session: Session) -> None:
     """Reloads the game and, while it goes on, the caller's legal moves."""
     connection = session.table.connection
-    session.game = get_game(connection, session.table.seat.game)
+    load_game(session)
     session.menu = None
     if has_resigned(session.game, session.table.seat.player):
         return

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from rich.console import Console
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2
 
-from infra.terminal.connection import ClientError
+from infra.terminal.connection import ClientError, get_game
 from infra.terminal.feed import Feed, Item
 from infra.terminal.lines import LineReader, drain
 from infra.terminal.lobby import Table, seat_after_leaving
@@ -57,4 +57,20 @@ def _seat_given_up(session: Session, left: event_pb2.PlayerLeft) -> None:
         session.gone = f"{how}; your seat token no longer works."
     elif me != seat.player:
         session.table = replace(session.table, seat=replace(seat, player=me))
+        save_seat(session.table.seat, session.table.path)
+
+
+def load_game(session: Session) -> None:
+    """Reloads the game as the caller sees it, and where the caller sits now.
+
+    ``Game.caller`` names the caller's seat as it is now, so a seat resumed
+    after players before it left (while this client was not running) is
+    followed too.
+    """
+    session.game = get_game(session.table.connection, session.table.seat.game)
+    seat = session.table.seat
+    if session.game.caller and session.game.caller != seat.player:
+        session.table = replace(
+            session.table, seat=replace(seat, player=session.game.caller)
+        )
         save_seat(session.table.seat, session.table.path)

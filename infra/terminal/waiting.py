@@ -6,14 +6,14 @@ import grpc
 from rich.text import Text
 from tabletop.v1 import game_pb2
 
-from infra.terminal.connection import describe_error, get_game
+from infra.terminal.connection import describe_error
 from infra.terminal.lines import EndOfInput, Line, wait
 from infra.terminal.lobby import Lobby, lobby_text, start_game
 from infra.terminal.menu import QUIT_WORDS
 from infra.terminal.render_common import closed_text, names_of
 from infra.terminal.screen import draw, log_text, problem, prompt
 from infra.terminal.seats import forget_seat
-from infra.terminal.session import Session, take_items
+from infra.terminal.session import Session, load_game, take_items
 
 WAIT_PROMPT = "(q quits)> "
 START_WORDS = {"s", "start"}
@@ -25,7 +25,7 @@ def wait_for_start(session: Session, wanted: int) -> int | None:
     ``wanted``: the players the host starts the game at; 0 means a full table.
     """
     while True:
-        session.game = get_game(session.table.connection, session.table.seat.game)
+        load_game(session)
         game = session.game
         if game.state == game_pb2.GAME_STATE_CLOSED:
             return _left_behind(

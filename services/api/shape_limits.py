@@ -125,6 +125,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "Game.winners": SEATS,
         "Game.winners[]": PLAYER_NAME,
         "Game.host": PLAYER_NAME,
+        "Game.caller": PLAYER_NAME,
         # The games' views (output only), per seat and per deck.
         "QwirklePublicState.board": QWIRKLE_TILES,
         "QwirklePublicState.rack_sizes": qwirkle.MAX_PLAYERS,

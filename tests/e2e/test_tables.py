@@ -399,6 +399,10 @@ def test_players_leave_the_host_passes_on_and_the_last_one_out_closes_the_table(
     )
     assert [p.display_name for p in gone.game.players] == ["Ana", "Cy", "Dee"]
     assert [p.seat for p in gone.game.players] == [0, 1, 2]
+    # Each token tells its player where they sit now; a spectator sits nowhere.
+    assert get(stub, name, cy).caller == player(name, 1)
+    assert get(stub, name, dee).caller == player(name, 2)
+    assert get(stub, name).caller == ""
     refused_token(stub, name, ben)
     assert denied(remove, stub, name, 2, cy) == "NOT_THE_HOST"
 
@@ -406,6 +410,7 @@ def test_players_leave_the_host_passes_on_and_the_last_one_out_closes_the_table(
     assert gone.events[0].player_left.player == player(name, 0)
     assert [p.display_name for p in gone.game.players] == ["Cy", "Dee"]
     assert gone.game.host == player(name, 0)
+    assert get(stub, name, cy).caller == player(name, 0)
     refused_token(stub, name, ana)
     assert denied(start, stub, name, dee) == "NOT_THE_HOST"
     assert denied(remove, stub, name, 0, dee) == "NOT_THE_HOST"

@@ -13,7 +13,7 @@ from uuid import UUID
 from tabletop.v1 import event_pb2, game_pb2
 
 from domain.common import table as tables
-from domain.common.seats import Operator, Viewer
+from domain.common.seats import Operator, Seat, Viewer
 from domain.common.undo import UNDO_EVENT_TYPES
 from services.api.convert.registry import converter_for
 from services.api.convert.undo import proposal_to_proto, timestamp, undo_event_to_proto
@@ -74,6 +74,8 @@ def game_to_proto(
     )
     if table.host is not None:
         game.host = player_name(record.game_id, table.host)
+    if isinstance(viewer, Seat):
+        game.caller = player_name(record.game_id, viewer.index)
     for seat, holder in enumerate(table.seats):
         game.players.append(
             game_pb2.Player(
