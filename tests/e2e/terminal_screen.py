@@ -132,6 +132,9 @@ def spawn(server: Server, state: Path, *args: str, title: str = "Qwirkle") -> Sc
     ``title`` is the game's name as the header of each drawn screen starts.
     """
     env = dict(os.environ, TERM="xterm-256color", XDG_STATE_HOME=str(state))
+    # The terminal's size, not the test runner's (pytest-xdist's workers may
+    # set COLUMNS): lines then wrap where the screen's tests expect.
+    env.update(COLUMNS=str(COLUMNS), LINES=str(ROWS))
     env.pop("TABLETOP_SERVER", None)
     command = [sys.executable, "-m", "infra.cli", *args, "--server", server.address]
     return Screen(Client(command, env), title)
