@@ -251,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from infra.bot_command import run as run_bot  # noqa: PLC0415
 
         return run_bot(args)
-    if args.command in {"play", "spectate", "replay"}:
+    if args.command in {"play", "spectate", "replay", "games"}:
         from infra.terminal.commands import run  # noqa: PLC0415 (keeps serve lean)
 
         return run(args)

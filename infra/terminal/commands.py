@@ -1,4 +1,4 @@
-"""The ``play``, ``spectate`` and ``replay`` subcommands of ``tabletop``.
+"""The ``play``, ``spectate``, ``replay`` and ``games`` subcommands of ``tabletop``.
 
 Adding them imports only ``argparse``; running one imports the client, so
 ``tabletop serve`` does not load it.
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from infra.terminal.lobby import SeatRequest
 
-COMMANDS = ("play", "spectate", "replay")
+COMMANDS = ("play", "spectate", "replay", "games")
 GAME_NAMES = ("qwirkle", "hues-and-cues", "split", "gnoming-a-round", "fool")
 # What `tabletop serve` listens on by default (infra/settings.py, DEFAULT_LISTEN).
 DEFAULT_SERVER = "127.0.0.1:50051"
@@ -96,6 +96,13 @@ def add_commands(
         help="where the seat token is kept (default "
         "$XDG_STATE_HOME/tabletop/seats/<game>.json, mode 0600)",
     )
+    games_parser = subparsers.add_parser(
+        "games",
+        help="list the tables you sit at and the open tables you may join",
+        description="List the tables whose seats this client kept (private ones "
+        "included) and the public tables waiting for players.",
+    )
+    server_option(games_parser)
     for name, text in (
         ("spectate", "follow a game live until it finishes"),
         ("replay", "step through a game's revisions (n, p, g N, q)"),
@@ -139,6 +146,11 @@ def _dispatch(args: argparse.Namespace, console: Console) -> int:
     from infra.terminal.replay import replay  # noqa: PLC0415
     from infra.terminal.spectate import spectate  # noqa: PLC0415
 
+    if args.command == "games":
+        from infra.terminal.connection import connect  # noqa: PLC0415
+        from infra.terminal.tables import list_tables  # noqa: PLC0415
+
+        return list_tables(connect(args.server), args.server, console)
     reader = LineReader(0)  # standard input
     if args.command == "spectate":
         return spectate(args.server, args.game_id, console, reader)

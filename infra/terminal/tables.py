@@ -1,0 +1,124 @@
+"""``tabletop games``: the lobby, the tables the caller may see and join.
+
+Open tables come from ``ListGames`` without a token, so a private table is
+never among them; the caller's own tables come from the seats this client
+kept (``infra/terminal/seats.py``), each read with its own token, so a private
+table shows to the players seated at it and to nobody else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeAlias
+
+import grpc
+from rich.console import Console
+from rich.table import Table
+from tabletop.v1 import game_pb2, game_service_pb2
+
+from infra.terminal.connection import UNARY_TIMEOUT, Connection, with_token
+from infra.terminal.lobby import GAME_TYPES
+from infra.terminal.seats import Seat, load_seat, state_dir
+
+OPEN_TABLES = 50  # listed at most
+Kept: TypeAlias = tuple[game_pb2.Game, Seat]  # a kept seat's game
+_TYPE_NAMES = {number: name for name, number in GAME_TYPES.items()}
+_STATES = {
+    game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting",
+    game_pb2.GAME_STATE_IN_PROGRESS: "playing",
+    game_pb2.GAME_STATE_FINISHED: "finished",
+}
+
+
+def list_tables(connection: Connection, server: str, console: Console) -> int:
+    """Prints the caller's own tables, then the open ones; returns 0."""
+    own = _own_tables(connection, server)
+    if own:
+        console.print(_own_table(own))
+    listing = connection.stub.ListGames(
+        game_service_pb2.ListGamesRequest(
+            page_size=OPEN_TABLES,
+            filter="state = WAITING_FOR_PLAYERS",
+            view=game_service_pb2.GAME_VIEW_BASIC,
+        ),
+        timeout=UNARY_TIMEOUT,
+    )
+    mine = {game.name for game, _ in own}
+    open_games = [game for game in listing.games if game.name not in mine]
+    if open_games:
+        console.print(_open_table(open_games))
+        console.print("Join one with: tabletop play --join GAME_ID")
+    else:
+        console.print(
+            "No open table waits for players; open one with: tabletop play GAME_TYPE"
+        )
+    return 0
+
+
+def _own_tables(
+    connection: Connection, server: str
+) -> list[tuple[game_pb2.Game, Seat]]:
+    """Returns the kept seats' games on ``server`` that are not over, oldest first."""
+    found: list[Kept] = []
+    for path in sorted(Path(state_dir(), "seats").glob("*.json")):
+        seat = load_seat(path)
+        if seat is None or seat.server != server:
+            continue
+        seated = with_token(connection, seat.seat_token)
+        try:
+            game = seated.stub.GetGame(
+                game_service_pb2.GetGameRequest(
+                    name=seat.game, view=game_service_pb2.GAME_VIEW_BASIC
+                ),
+                metadata=seated.metadata,
+                timeout=UNARY_TIMEOUT,
+            ).game
+        except grpc.RpcError:  # gone, or the seat was given up
+            continue
+        if game.state in (
+            game_pb2.GAME_STATE_WAITING_FOR_PLAYERS,
+            game_pb2.GAME_STATE_IN_PROGRESS,
+        ):
+            found.append((game, seat))
+    found.sort(key=lambda pair: pair[0].create_time.ToDatetime())
+    return found
+
+
+def _own_table(own: list[Kept]) -> Table:
+    table = Table(title="Your tables (resume with tabletop play --join GAME_ID)")
+    for column in ("game", "type", "state", "seats", "you", "invite code"):
+        table.add_column(column)
+    for game, seat in own:
+        you = game.caller.rsplit("/", 1)[-1] if game.caller else "?"
+        private = game.visibility == game_pb2.VISIBILITY_PRIVATE
+        code = (seat.invite_code or "(ask the host)") if private else "public"
+        table.add_row(
+            game.name.removeprefix("games/"),
+            _TYPE_NAMES.get(game.game_type, "?"),
+            _STATES.get(game.state, "?"),
+            f"{len(game.players)}/{game.max_players}",
+            f"seat {you}" + (" (host)" if game.caller == game.host else ""),
+            code,
+        )
+    return table
+
+
+def _open_table(games: list[game_pb2.Game]) -> Table:
+    table = Table(title="Open tables")
+    for column in ("game", "type", "seats", "host", "closes"):
+        table.add_column(column)
+    for game in games:
+        host = next((p.display_name for p in game.players if p.name == game.host), "")
+        closes = (
+            game.expire_time.ToDatetime().strftime("%Y-%m-%d %H:%M UTC")
+            if game.HasField("expire_time")
+            else ""
+        )
+        table.add_row(
+            game.name.removeprefix("games/"),
+            _TYPE_NAMES.get(game.game_type, "?"),
+            f"{len(game.players)}/{game.max_players}",
+            host,
+            closes,
+        )
+    return table
