@@ -70,8 +70,11 @@ class LogClock:
 
         self._wake = wake
         while True:
+            # Not wait_for: on Python 3.11 it loses a cancel that arrives just
+            # after the wake-up (gh-86296), and the server's stop would hang.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), period)
+                async with asyncio.timeout(period):
+                    await woken.wait()
             woken.clear()
             try:
                 await asyncio.to_thread(self.tick)

@@ -551,12 +551,6 @@ def test_a_finished_game_is_no_longer_played(app: GamesApp) -> None:
     assert sorted(resigned) == [0, 1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="LogClock.run waits with asyncio.wait_for, which on Python 3.11 returns "
-    "instead of raising when the task is cancelled just after the wake-up event "
-    "was set (CPython gh-86296): the cancellation is lost and the clock runs on",
-)
 async def test_a_clock_cancelled_just_after_a_wake_up_stops(clock: Clock) -> None:
     lost = []
     for turns in range(6):  # the event loop's turns between the wake-up and stop
