@@ -376,10 +376,14 @@ class GamesApp(GameStore):
         if isinstance(again, Rejected):
             return again
         token = _token_for(record, 0, request_id) or ""
+        # The creator may have left since: a retry then shows no seat's view.
+        seat = self.viewer_for(record, token)
+        if not isinstance(seat, Seat):
+            return _seat_given_up()
         seed = record.table.seed
         private = record.table.private
         code = invite_code(seed, record.game_id, "open", request_id) if private else ""
-        return Seated(record, 0, token, code)
+        return Seated(record, seat.index, token, code)
 
     def _issued(self, seated: Seated) -> Seated:
         """Returns ``seated``, once its listeners know its token is a seat's."""

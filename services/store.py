@@ -304,10 +304,13 @@ class GameStore(Application[UUID]):
     ) -> Batch | Applied | Rejected | Unreadable:
         """Returns what to append for a request on ``record``, or its answer."""
         seat = self.authenticate(record, call.token) if seated else None
+        if call.request_key in record.requests:
+            # Before the seat's check: a retry of LeaveGame finds its seat gone.
+            # The request's fingerprint covers its token, so only the same
+            # call gets the first answer.
+            return self._applied_again(record, call)
         if isinstance(seat, Rejected):
             return seat
-        if call.request_key in record.requests:
-            return self._applied_again(record, call)
         if call.expected_revision and call.expected_revision != record.revision:
             return _stale("REVISION_MISMATCH", record.revision)
         command = command_for(record, seat)

@@ -28,7 +28,8 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 from tabletop.v1 import game_service_pb2
 
 from domain.common import table as tables
-from domain.common.seats import Viewer
+from domain.common.decision import Rejected, RejectionKind, reject
+from domain.common.seats import Seat, Viewer
 from services.api.auth import bearer_token
 from services.api.convert.game import event_to_proto
 from services.api.errors import (
@@ -126,8 +127,12 @@ async def _stream(
             for message in messages:
                 yield message
         items = batch_messages if request.batch_events else event_messages
+
+        def reseat(now: GameRecord) -> Viewer | None:
+            return app.viewer_for(now, token)
+
         async for item in _follow(
-            listener, record, viewer, feed.heartbeat_seconds, items
+            listener, record, viewer, feed.heartbeat_seconds, items, reseat
         ):
             yield item
 
@@ -138,18 +143,60 @@ async def _follow(
     viewer: Viewer,
     heartbeat_seconds: float,
     items: Items,
+    reseat: Callable[[GameRecord], Viewer | None],
 ) -> AsyncIterator[Response]:
-    """Yields the new events after ``record`` until the game finishes, then it."""
+    """Yields the new events after ``record`` until the game finishes, then it.
+
+    A seat's stream follows its seat: when a seat is given up the seats after
+    it move down, so the caller's seat is looked up again after each
+    ``PlayerLeft``, and a stream whose seat was given up ends there, before it
+    could show the next holder of that seat number anything.
+    """
     last: Entry | None = None
     while not _finished(record):
         entries = await listener.next(heartbeat_seconds)
         if not entries:
             yield Response(heartbeat=game_service_pb2.Heartbeat(revision=listener.last))
-        for item in items(entries, viewer):
-            yield item
+        for part, after in _seat_changes(entries, viewer):
+            for item in items(part, viewer):
+                yield item
+            if after is not None:
+                moved = reseat(after)
+                if moved is None:
+                    raise ApiError(rejection_status(_seat_given_up()))
+                viewer = moved
         if entries:
             last, record = entries[-1], entries[-1].record
     yield (snapshot(record, viewer) if last is None else snapshot_message(last, viewer))
+
+
+def _seat_changes(
+    entries: Sequence[Entry], viewer: Viewer
+) -> Iterator[tuple[Sequence[Entry], GameRecord | None]]:
+    """Cuts ``entries`` after each ``PlayerLeft``, with the game after it.
+
+    Only a seat's stream is cut: a spectator sits nowhere.
+    """
+    if not isinstance(viewer, Seat):
+        yield entries, None
+        return
+    start = 0
+    for index, entry in enumerate(entries):
+        if isinstance(entry.item.event, tables.PlayerLeft):
+            yield entries[start : index + 1], entry.record
+            start = index + 1
+    if start < len(entries):
+        yield entries[start:], None
+
+
+def _seat_given_up() -> Rejected:
+    return reject(
+        "SEAT_GIVEN_UP",
+        "Your seat was given up (you left the table or its host removed you); "
+        "this stream ends. Watch the table without a token, as a spectator.",
+        "table/credentials",
+        RejectionKind.NOT_A_PARTICIPANT,
+    )
 
 
 def _load(

@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 import grpc
 import pytest
@@ -710,3 +710,96 @@ def test_spectators_replay_and_the_audit_follow_every_new_event(
     report = verified_export(server.channel, name, server.operator_token)
     assert report.ok, report.render()
     assert report.finished
+
+
+# -- a seat given up keeps nothing ---------------------------------------------
+
+
+Ending: TypeAlias = tuple[grpc.StatusCode, str, dict[str, str]]
+
+
+def _follow_seat(
+    stub: GameServiceStub, name: str, token: str
+) -> Iterator[event_pb2.GameEvent | Ending]:
+    """Yields a seat's live feed: its events, then the error that ends it."""
+    stream = stub.StreamGame(
+        api.StreamGameRequest(name=name), metadata=auth(token), timeout=30
+    )
+    try:
+        for item in stream:
+            if item.WhichOneof("item") == "event":
+                yield item.event
+    except grpc.RpcError as error:
+        yield error_of(error)
+
+
+def test_a_stream_follows_its_seat_and_ends_when_the_seat_is_given_up(
+    server: Server,
+) -> None:
+    """The attack: a seat's stream, opened before its player left, kept the old
+    seat number and showed the next holder of that number their tiles."""
+    stub = server.stub
+    created = create_table(stub, max_players=3)
+    name, ana = created.game.name, created.seat_token
+    eve = join(stub, name, "Eve").seat_token  # seat 1
+    cy = join(stub, name, "Cy").seat_token  # seat 2, then 1 once Eve leaves
+    eves, cys = _follow_seat(stub, name, eve), _follow_seat(stub, name, cy)
+    firsts = [next(eves) for _ in range(3)]  # created, Ana and Eve joined
+    joined = [item for item in firsts if isinstance(item, event_pb2.GameEvent)]
+    assert kinds(joined) == ["game_created", "player_joined", "player_joined"]
+    leave(stub, name, eve)
+    join(stub, name, "Bob")  # seat 2: Eve's stream must never see his tiles
+    start(stub, name, ana)
+
+    seen = list(eves)
+    events = [item for item in seen if isinstance(item, event_pb2.GameEvent)]
+    assert seen[len(events)] == seen[-1]  # the error ends the stream
+    ended = seen[-1]
+    assert isinstance(ended, tuple)
+    assert ended[:2] == (PERMISSION_DENIED, "SEAT_GIVEN_UP")
+    assert kinds(events)[-1] == "player_left"  # nothing after it
+    dealt: list[event_pb2.GameEvent] = []
+    for item in cys:
+        assert isinstance(item, event_pb2.GameEvent), item
+        if item.WhichOneof("event") == "qwirkle":
+            dealt.append(item)
+            break
+    racks = dealt[0].qwirkle.tiles_dealt.racks
+    mine = get(stub, name, cy)
+    assert mine.caller == player(name, 1)
+    # Cy, now seat 1, sees the tiles of seat 1, Cy's own, and no one else's.
+    assert [len(rack.tiles) for rack in racks] == [0, 6, 0]
+    own = list(mine.qwirkle_view.private_state.rack)
+    assert sorted(map(str, racks[1].tiles)) == sorted(map(str, own))
+
+
+def test_a_creator_who_left_gets_no_seat_back_by_retrying_create(
+    server: Server,
+) -> None:
+    """The attack: a retry of CreateGame answered as seat 0 however seats moved,
+    so a host who left read the new host's tiles for the whole game."""
+    stub = server.stub
+    request_id = str(uuid.uuid4())
+    created = create_table(stub, "Eve", private=True, request_id=request_id)
+    name = created.game.name
+    ben = join(stub, name, "Ben", created.invite_code).seat_token
+    join(stub, name, "Cy", created.invite_code)
+    leave(stub, name, created.seat_token)
+    start(stub, name, ben)
+    code, reason, _ = expect_error(
+        create_table, stub, "Eve", private=True, request_id=request_id
+    )
+    assert (code, reason) == (FAILED_PRECONDITION, "SEAT_GIVEN_UP")
+
+
+def test_a_retried_leave_gets_its_first_answer(server: Server) -> None:
+    stub = server.stub
+    created = create_table(stub)
+    name = created.game.name
+    ben = join(stub, name, "Ben").seat_token
+    request = api.LeaveGameRequest(name=name, request_id=str(uuid.uuid4()))
+    first = stub.LeaveGame(request, metadata=auth(ben), timeout=10)
+    again = stub.LeaveGame(request, metadata=auth(ben), timeout=10)
+    assert list(again.events) == list(first.events)
+    assert again.game.revision == first.game.revision
+    refused_token(stub, name, ben)
