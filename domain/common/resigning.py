@@ -62,15 +62,11 @@ def resigned_seat(table: Table, seat: int) -> Rejected | None:
     )
 
 
-# T24: a seat whose turn timed out this many times in a row, with no move of
-# its own between, counts as gone when the table looks for anyone still playing.
-MISSED_TURNS_GONE = 3
-
-
 def gone(table: Table, seat: int) -> bool:
     """Returns whether ``seat`` resigned or let its turns time out too often."""
     missed = table.missed[seat] if seat < len(table.missed) else 0
-    return seat in table.resigned or missed >= MISSED_TURNS_GONE
+    limit = table.missed_turns_gone  # 0 in games started before the rule
+    return seat in table.resigned or (limit > 0 and missed >= limit)
 
 
 def abandoned_if_deserted(table: Table, rules: Rules) -> tuple[GameFinished, ...]:

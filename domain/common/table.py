@@ -27,6 +27,7 @@ from domain.common.decision import (
 from domain.common.rules import GameRules, Outcome
 from domain.common.seats import Operator, Viewer
 from domain.common.table_state import (
+    MISSED_TURNS_GONE,
     TABLE_EVENTS,
     ClosedBecause,
     GameCreated,
@@ -54,6 +55,7 @@ from domain.common.undo import (
 )
 
 __all__ = [
+    "MISSED_TURNS_GONE",
     "TABLE_EVENTS",
     "ClosedBecause",
     "GameCreated",
@@ -183,7 +185,8 @@ def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
     initial = rules.initial_state(players, table.config)
     opening = rules.setup(initial, table.rng)
     finished = _finish_if_over(table, rules, initial, opening)
-    return Accepted((GameStarted(players), *opening, *finished))
+    started = GameStarted(players, MISSED_TURNS_GONE)
+    return Accepted((started, *opening, *finished))
 
 
 def play(table: Table, rules: Rules, seat: int, command: Any) -> Decision[Any]:
@@ -269,9 +272,12 @@ def _evolve(table: Table, event: Any, rules: Rules) -> Table:
             return _evolve_lobby(table, event)
         case GameStarted():
             game = rules.initial_state(event.players, table.config)
-            missed = (0,) * event.players
             return replace(
-                table, status=TableStatus.IN_PROGRESS, game=game, missed=missed
+                table,
+                status=TableStatus.IN_PROGRESS,
+                game=game,
+                missed=(0,) * event.players,
+                missed_turns_gone=event.missed_turns_gone,
             )
         case GameFinished():
             return replace(

@@ -90,11 +90,22 @@ class TableClosed:
     reason: ClosedBecause
 
 
+# T24: a seat whose turn timed out this many times in a row, with no move of
+# its own between, counts as gone when the table looks for anyone still playing.
+MISSED_TURNS_GONE = 3
+
+
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """Play began with ``players`` seats; the game's opening events follow."""
+    """Play began with ``players`` seats; the game's opening events follow.
+
+    ``missed_turns_gone`` is the rule the game is played under: after that
+    many turns timed out in a row a seat counts as gone (T24); 0 for games
+    started before the rule, which are never abandoned for missed turns.
+    """
 
     players: int
+    missed_turns_gone: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +213,7 @@ class Table:
     resigned: frozenset[int] = frozenset()
     # Turns timed out in a row, by seat (a seat's own move resets its count).
     missed: tuple[int, ...] = ()
+    missed_turns_gone: int = 0  # the game's rule (GameStarted); 0: none
     # The seat whose next move the server's bot makes (a timeout, a resigned
     # seat), between the event that says so and the move's MovePlayed.
     bot_moving: int | None = None

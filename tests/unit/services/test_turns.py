@@ -8,8 +8,13 @@ from uuid import UUID
 import pytest
 
 from domain.common.decision import Rejected
-from domain.common.resigning import MISSED_TURNS_GONE
-from domain.common.table_state import Table, TableStatus, TurnTimedOut, TurnTimerStarted
+from domain.common.table_state import (
+    MISSED_TURNS_GONE,
+    Table,
+    TableStatus,
+    TurnTimedOut,
+    TurnTimerStarted,
+)
 from domain.common.undo import MovePlayed
 from domain.games.gnoming_a_round import GnomingARoundConfig
 from domain.games.hues_and_cues import HuesAndCuesConfig

@@ -167,7 +167,7 @@ def test_join_is_refused_once_the_game_has_started() -> None:
 def test_start_appends_game_started_then_the_deal_and_the_starting_player() -> None:
     table, _ = open_table(3)
     events = accepted(tables.start(table, RULES, 0))
-    assert events[0] == tables.GameStarted(3)
+    assert events[0] == tables.GameStarted(3, tables.MISSED_TURNS_GONE)
     assert [type(event) for event in events[1:]] == [TilesDealt, StartingPlayerChosen]
     started = fold_table(events, table)
     assert started.status is tables.TableStatus.IN_PROGRESS

@@ -374,7 +374,7 @@ def test_only_the_host_starts_the_game(seat: int) -> None:
     )
     assert rejected.rule == "table/host"
     events = accepted(_decide(table, StartTable(), seat=0))
-    assert events[0] == tables.GameStarted(3)
+    assert events[0] == tables.GameStarted(3, tables.MISSED_TURNS_GONE)
 
 
 @pytest.mark.parametrize("seat", [None, 3])
@@ -443,7 +443,9 @@ def test_when_the_host_leaves_the_next_player_becomes_host() -> None:
         RejectionKind.NOT_A_PARTICIPANT,
     )
     accepted(_decide(table, RotateInvite(NEW_CODE), seat=0))
-    assert accepted(_decide(table, StartTable(), seat=0))[0] == tables.GameStarted(2)
+    assert accepted(_decide(table, StartTable(), seat=0))[0] == tables.GameStarted(
+        2, tables.MISSED_TURNS_GONE
+    )
 
 
 def test_the_last_player_leaving_closes_the_table() -> None:
