@@ -856,6 +856,16 @@ def test_every_seat_timing_out_three_times_in_a_row_abandons_the_game() -> None:
     assert tables.outcome(table, RULES) == Outcome(scores, winners, finished=True)
 
 
+def test_a_game_started_before_the_rule_is_never_abandoned_for_missed_turns() -> None:
+    table = _started(2, turn_seconds=TURN_SECONDS)
+    # As a game started before T24 was folded: its GameStarted named no rule.
+    table = replace(table, missed_turns_gone=0)
+    for _ in range(4 * tables.MISSED_TURNS_GONE):
+        table, events = _time_out(table)
+        assert not _finished(events)
+    assert table.status is tables.TableStatus.IN_PROGRESS
+
+
 def test_a_seats_own_move_resets_its_count_of_missed_turns() -> None:
     table = _started(2, turn_seconds=TURN_SECONDS)
     first = seat_to_move(table)
