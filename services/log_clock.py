@@ -57,6 +57,10 @@ class LogClock:
         """Takes in one notification of the clock's topics."""
         raise NotImplementedError
 
+    def _topics(self) -> tuple[str, ...]:
+        """Returns the topics to read now."""
+        return self.TOPICS
+
     async def run(self, period: float) -> None:
         """Ticks every ``period`` seconds, and at once when woken, until
         cancelled; on worker threads. A tick that finds the store down is
@@ -99,7 +103,7 @@ class LogClock:
                 start=self._position,
                 limit=PAGE,
                 stop=newest,
-                topics=list(self.TOPICS),
+                topics=list(self._topics()),
                 inclusive_of_start=False,
             )
             for notification in notifications:

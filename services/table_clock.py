@@ -45,8 +45,16 @@ FINISHED = "table.GameFinished"
 MOVED = ("table.MovePlayed", "table.MovesUndone", RESIGNED)
 # The bot's moves played in one game per tick; the rest wait for the next.
 MOVES_PER_TICK = 50
+# The tables closed in one tick; the rest wait for the next.
+EXPIRIES_PER_TICK = 100
 # When a table another process's clock closed too early for ours is tried again.
 RETRY = timedelta(seconds=5)
+RETRY_AFTER_ERROR = timedelta(seconds=60)
+# Refusals that mean there is nothing left to do.
+SETTLED = frozenset({"GAME_ALREADY_STARTED", "TABLE_CLOSED", "GAME_NOT_FOUND"})
+NOTHING_TO_PLAY = frozenset(
+    {"NO_RESIGNED_SEAT_TO_MOVE", "GAME_NOT_IN_PROGRESS", "GAME_NOT_FOUND"}
+)
 
 
 class TableClock(LogClock):
@@ -57,6 +65,9 @@ class TableClock(LogClock):
     """
 
     TOPICS = (CREATED, STARTED, CLOSED, FINISHED, *MOVED)
+    # What the first read, from the log's start, needs: not every move ever
+    # made. Every game with a resigned seat is due once after it anyway.
+    STARTUP_TOPICS = (CREATED, STARTED, CLOSED, FINISHED, RESIGNED)
     NAME = "table clock"
 
     def __init__(
@@ -67,6 +78,7 @@ class TableClock(LogClock):
         self._waiting: dict[UUID, datetime] = {}  # tables waiting, by expiry
         self._resigned: set[UUID] = set()  # games in progress with a resigned seat
         self._due: set[UUID] = set()  # of those, the games that moved since
+        self._caught_up = False  # the first read is done
         app.appended.append(self._stored)
 
     def tick(self) -> int:
@@ -76,6 +88,7 @@ class TableClock(LogClock):
         """
         with self._lock:
             self._read()
+            self._caught_up = True
             done = 0
             expired = self._expired()
             for index, game_id in enumerate(expired):
@@ -93,6 +106,9 @@ class TableClock(LogClock):
                     self._due.update(sorted(due)[index:])
                     raise
             return done
+
+    def _topics(self) -> tuple[str, ...]:
+        return self.TOPICS if self._caught_up else self.STARTUP_TOPICS
 
     def waiting(self) -> int:
         """Returns how many tables wait for players, as far as the clock knows."""
@@ -115,14 +131,19 @@ class TableClock(LogClock):
         except (OperationalError, InterfaceError):
             self._schedule(game_id, self._now())
             raise
-        except Exception as error:  # noqa: BLE001 (a bug: this table stays open)
+        except Exception as error:  # noqa: BLE001 (a bug: tried again later)
             log.error(  # noqa: TRY400 (the traceback is logged, without messages)
                 "expiry of table %s failed\n%s", game_id, withheld_traceback(error)
             )
+            self._schedule(game_id, self._now() + RETRY_AFTER_ERROR)
             return 0
         if isinstance(result, Rejected):
-            log.debug("expiry of %s dropped: %s", game_id, result.reason)
-            if result.reason == "TABLE_NOT_EXPIRED":  # another process's clock
+            if result.reason in SETTLED:  # started or closed meanwhile
+                log.debug("expiry of %s dropped: %s", game_id, result.reason)
+            elif result.reason == "TABLE_NOT_EXPIRED":  # another process's clock
+                self._schedule(game_id, self._now() + RETRY)
+            else:  # a lost race, say: tried again
+                log.warning("expiry of %s refused: %s", game_id, result.reason)
                 self._schedule(game_id, self._now() + RETRY)
             return 0
         log.info("table %s expired waiting for players", game_id)
@@ -147,6 +168,14 @@ class TableClock(LogClock):
                 )
                 return played
             if isinstance(result, Rejected):
+                if result.reason == "CONCURRENT_UPDATE":  # another process moved it
+                    self._due.add(game_id)
+                elif result.reason not in NOTHING_TO_PLAY:  # a bug: the seat stalls
+                    log.warning(
+                        "bot move of resigned seat in game %s refused: %s",
+                        game_id,
+                        result.reason,
+                    )
                 return played
             played += len(result.events)
         self._due.add(game_id)  # more next tick: other games get their turn
@@ -154,8 +183,12 @@ class TableClock(LogClock):
 
     def _expired(self) -> list[UUID]:
         now = self._now()
-        due = []
-        while self._expiries and self._expiries[0][0] <= now:
+        due: list[UUID] = []
+        while (
+            self._expiries
+            and self._expiries[0][0] <= now
+            and len(due) < EXPIRIES_PER_TICK
+        ):
             expires_at, game_id = heappop(self._expiries)
             if self._waiting.get(game_id) == expires_at:
                 del self._waiting[game_id]

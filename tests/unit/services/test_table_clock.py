@@ -567,3 +567,45 @@ async def test_a_clock_cancelled_just_after_a_wake_up_stops(clock: Clock) -> Non
         if not await stop(running):
             lost.append(turns)
     assert lost == []
+
+
+# --- Bounded work ---
+
+
+def test_one_tick_closes_at_most_expiries_per_tick_tables(
+    app: GamesApp, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(table_clock, "EXPIRIES_PER_TICK", 2)
+    ids = [open_table(app).record.game_id for _ in range(3)]
+    tables = TableClock(app)
+    tables.tick()
+    clock.advance(WAIT.total_seconds())
+    assert tables.tick() == 2
+    assert tables.waiting() == 1  # the third waits for the next tick
+    assert tables.tick() == 1
+    assert all(game(app, i).table.status is TableStatus.CLOSED for i in ids)
+
+
+def test_starting_up_reads_no_moves_yet_plays_every_resigned_seat_due(
+    app: GamesApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, tokens = start(app)
+    human = to_move(app, game_id)[0]
+    other = 1 - human
+    resigned = app.resign(game_id, Call(tokens[other]))
+    assert isinstance(resigned, Applied)
+    play_first_legal_move(app, game_id, tokens)  # the resigned seat is to move
+    read: list[tuple[str, ...]] = []
+    select = app.recorder.select_notifications
+
+    def recording(*args: object, **kwargs: object) -> object:
+        read.append(tuple(kwargs.get("topics") or ()))  # type: ignore[arg-type]
+        return select(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app.recorder, "select_notifications", recording)
+    revision = game(app, game_id).revision
+    tables = TableClock(app)  # a process started after the resignation
+    tables.tick()
+    assert read
+    assert all("table.MovePlayed" not in topics for topics in read)
+    assert bot_moves(since(app, game_id, revision)) == [other]
