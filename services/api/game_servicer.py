@@ -201,6 +201,15 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if member not in (None, converter.config_field):
             raise ApiError(_type_mismatch(f"game.{member}", converter.config_field))
         config = converter.config_from_proto(getattr(game, converter.config_field))
+        if game.visibility not in game_pb2.Visibility.values():
+            raise ApiError(
+                bad_request(
+                    "INVALID_VISIBILITY",
+                    "game.visibility must be VISIBILITY_PUBLIC or "
+                    "VISIBILITY_PRIVATE (unspecified: public).",
+                    [FieldViolation("game.visibility", "unknown value")],
+                )
+            )
         seated = accepted(
             self.app.create_game(
                 converter.game_type,

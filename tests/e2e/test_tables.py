@@ -803,3 +803,18 @@ def test_a_retried_leave_gets_its_first_answer(server: Server) -> None:
     assert list(again.events) == list(first.events)
     assert again.game.revision == first.game.revision
     refused_token(stub, name, ben)
+
+
+def test_an_unknown_visibility_is_refused_and_opens_no_table(server: Server) -> None:
+    stub = server.stub
+    before = listed(stub)
+    code, reason, _ = expect_error(
+        stub.CreateGame,
+        api.CreateGameRequest(
+            game=game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE, visibility=7),  # type: ignore[arg-type]
+            display_name="Ana",
+        ),
+        timeout=10,
+    )
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VISIBILITY")
+    assert listed(stub) == before
