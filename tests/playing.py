@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+from services.games import GamesApp
 from services.records import GameRecord
+
+TABLE_WAIT = timedelta(hours=1)  # how long a table waits for players in tests
 
 
 class Clock:
@@ -31,3 +35,20 @@ def always(command: Any) -> Callable[[GameRecord, int], Any]:
         return command
 
     return command_for
+
+
+def make_app(
+    clock: Clock,
+    table_wait: timedelta | None = TABLE_WAIT,
+    database: Path | None = None,
+) -> GamesApp:
+    """Returns an application on the in-memory store, or on a SQLite file."""
+    env = (
+        {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+        if database is None
+        else {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(database),
+        }
+    )
+    return GamesApp(env, allow_client_seed=True, clock=clock, table_wait=table_wait)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from services.games import GamesApp
-from tests.playing import Clock
+from tests.playing import Clock, make_app
 
 
 @pytest.fixture
@@ -22,3 +25,14 @@ def clocked_app(clock: Clock) -> GamesApp:
         allow_client_seed=True,
         clock=clock,
     )
+
+
+@pytest.fixture
+def processes(clock: Clock, tmp_path: Path) -> Iterator[tuple[GamesApp, GamesApp]]:
+    """Returns two applications on one SQLite file: two server processes."""
+    database = tmp_path / "games.sqlite3"
+    first = make_app(clock, database=database)
+    second = make_app(clock, database=database)
+    yield first, second
+    first.close()
+    second.close()

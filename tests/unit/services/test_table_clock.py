@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
-from datetime import timedelta
 from pathlib import Path
 from uuid import UUID
 
@@ -27,46 +25,18 @@ from services.games import Applied, Call, GamesApp, Seated
 from services.records import GameRecord, RecordedEvent
 from services.table_clock import TableClock
 from tests.helpers import SEED
-from tests.playing import Clock, always
+from tests.playing import TABLE_WAIT as WAIT
+from tests.playing import Clock, always, make_app
 
-WAIT = timedelta(hours=1)  # how long a table waits for players in these tests
 A_DECADE = 10 * 365 * 24 * 3600.0  # seconds
 WAIT_FOR_BOT = 5.0  # seconds a test waits for something that takes milliseconds
 STOPPING = 1.0  # seconds a cancelled clock may take to stop (it takes milliseconds)
-
-
-def make_app(
-    clock: Clock, table_wait: timedelta | None = WAIT, database: Path | None = None
-) -> GamesApp:
-    """Returns an application on the in-memory store, or on a SQLite file."""
-    env = (
-        {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-        if database is None
-        else {
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            "SQLITE_DBNAME": str(database),
-        }
-    )
-    return GamesApp(env, allow_client_seed=True, clock=clock, table_wait=table_wait)
 
 
 @pytest.fixture
 def app(clock: Clock) -> GamesApp:
     """Returns an application whose tables wait ``WAIT`` for players."""
     return make_app(clock)
-
-
-@pytest.fixture
-def processes(clock: Clock, tmp_path: Path) -> Iterator[tuple[GamesApp, GamesApp]]:
-    """Returns two applications on one SQLite file: two server processes."""
-    database = tmp_path / "games.sqlite3"
-    first, second = (
-        make_app(clock, database=database),
-        make_app(clock, database=database),
-    )
-    yield first, second
-    first.close()
-    second.close()
 
 
 def open_table(app: GamesApp, players: int = 0) -> Seated:

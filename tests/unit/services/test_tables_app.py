@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
-from datetime import timedelta
-from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -19,44 +16,17 @@ from services.games import Applied, Call, GamesApp, Invited, Seated
 from services.records import GameRecord
 from services.tokens import invite_code, invite_hash, new_token
 from tests.helpers import SEED
-from tests.playing import Clock
+from tests.playing import TABLE_WAIT as WAIT
+from tests.playing import Clock, make_app
 
-WAIT = timedelta(hours=1)
 # 16 letters of the base32 alphabet, in four groups of four.
 CODE = re.compile(r"[a-z2-7]{4}(-[a-z2-7]{4}){3}")
-
-
-def make_app(
-    clock: Clock, table_wait: timedelta | None = WAIT, database: Path | None = None
-) -> GamesApp:
-    env = (
-        {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-        if database is None
-        else {
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            "SQLITE_DBNAME": str(database),
-        }
-    )
-    return GamesApp(env, allow_client_seed=True, clock=clock, table_wait=table_wait)
 
 
 @pytest.fixture
 def app(clock: Clock) -> GamesApp:
     """Returns an application on the in-memory store with the test's clock."""
     return make_app(clock)
-
-
-@pytest.fixture
-def processes(clock: Clock, tmp_path: Path) -> Iterator[tuple[GamesApp, GamesApp]]:
-    """Returns two applications on one SQLite file: two server processes."""
-    database = tmp_path / "games.sqlite3"
-    first, second = (
-        make_app(clock, database=database),
-        make_app(clock, database=database),
-    )
-    yield first, second
-    first.close()
-    second.close()
 
 
 def open_table(
