@@ -280,6 +280,13 @@ def test_a_clock_in_another_process_drops_a_table_started_there(
     assert game(first, game_id).table.status is TableStatus.IN_PROGRESS
 
 
+def store_down(game_id: UUID) -> Applied | Rejected:
+    """Stands in for a use case while the store is down."""
+    del game_id
+    msg = "the store is down"
+    raise OperationalError(msg)
+
+
 def test_a_store_failure_while_closing_keeps_every_table_that_was_due(
     app: GamesApp, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -288,12 +295,6 @@ def test_a_store_failure_while_closing_keeps_every_table_that_was_due(
     assert tables.tick() == 0
     clock.advance(WAIT.total_seconds())
     real_expire = app.expire
-
-    def store_down(game_id: UUID) -> Applied | Rejected:
-        del game_id
-        msg = "the store is down"
-        raise OperationalError(msg)
-
     monkeypatch.setattr(app, "expire", store_down)
     with pytest.raises(OperationalError):
         tables.tick()
@@ -399,12 +400,6 @@ def test_a_store_failure_while_the_bot_moves_keeps_the_game_due(
     tables = TableClock(app)
     assert isinstance(app.resign(game_id, Call(tokens[resigned])), Applied)
     real_play = app.play_resigned
-
-    def store_down(game_id: UUID) -> Applied | Rejected:
-        del game_id
-        msg = "the store is down"
-        raise OperationalError(msg)
-
     monkeypatch.setattr(app, "play_resigned", store_down)
     with pytest.raises(OperationalError):
         tables.tick()
