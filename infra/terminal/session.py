@@ -40,6 +40,8 @@ def take_items(session: Session, first: Item) -> None:
     """Logs the events that arrived; a failed stream ends the session."""
     for item in drain(session.feed, first):
         if item.kind == "error":
+            if session.gone:  # the server ends a given-up seat's feed: expected
+                return
             raise ClientError(f"the live feed failed: {item.message}")
         record(session.log, session.game, item.events)
         remember(session.moves, session.game, item.events)
