@@ -276,6 +276,12 @@ def _valid(world: World, rpc: str, table: Table) -> Message:
         "ListGames": lambda: g.ListGamesRequest(page_size=5),
         "JoinGame": lambda: g.JoinGameRequest(name=world.lobby.name, display_name="Bo"),
         "StartGame": lambda: g.StartGameRequest(name=world.lobby.name),
+        "LeaveGame": lambda: g.LeaveGameRequest(name=world.lobby.name),
+        "RemovePlayer": lambda: g.RemovePlayerRequest(
+            name=f"{world.lobby.name}/players/1"
+        ),
+        "RotateInviteCode": lambda: g.RotateInviteCodeRequest(name=world.lobby.name),
+        "ResignGame": lambda: g.ResignGameRequest(name=name),
         "SubmitMove": lambda: g.SubmitMoveRequest(
             name=name,
             move=_a_legal_move(world, table, current),
