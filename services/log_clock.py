@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 PAGE = 500  # notifications read at a time
 
 
-class LogClock:
+class LogClock(ABC):
     """Reads its topics of the log, then acts; ``tick`` every second or so.
 
     Thread-safe: ``tick`` runs on a worker thread, one at a time (subclasses
@@ -49,13 +50,13 @@ class LogClock:
         self._lock = threading.Lock()
         self._wake: Callable[[], None] = lambda: None
 
+    @abstractmethod
     def tick(self) -> object:
         """Reads the log and does what is due."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _learn(self, notification: Notification) -> None:
         """Takes in one notification of the clock's topics."""
-        raise NotImplementedError
 
     def _topics(self) -> tuple[str, ...]:
         """Returns the topics to read now."""

@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
-from typing import TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar, cast
 
 import grpc
 import pytest
@@ -811,7 +811,10 @@ def test_an_unknown_visibility_is_refused_and_opens_no_table(server: Server) -> 
     code, reason, _ = expect_error(
         stub.CreateGame,
         api.CreateGameRequest(
-            game=game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE, visibility=7),  # type: ignore[arg-type]
+            game=game_pb2.Game(
+                game_type=game_pb2.GAME_TYPE_QWIRKLE,
+                visibility=cast("game_pb2.Visibility", 7),  # no such value
+            ),
             display_name="Ana",
         ),
         timeout=10,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -563,9 +564,9 @@ def test_starting_up_reads_no_moves_yet_plays_every_resigned_seat_due(
     read: list[tuple[str, ...]] = []
     select = app.recorder.select_notifications
 
-    def recording(*args: object, **kwargs: object) -> object:
-        read.append(tuple(kwargs.get("topics") or ()))  # type: ignore[arg-type]
-        return select(*args, **kwargs)  # type: ignore[arg-type]
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        read.append(tuple(kwargs.get("topics") or ()))
+        return select(*args, **kwargs)
 
     monkeypatch.setattr(app.recorder, "select_notifications", recording)
     revision = game(app, game_id).revision
