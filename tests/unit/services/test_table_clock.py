@@ -99,13 +99,8 @@ def bot_moves(events: list[RecordedEvent]) -> list[int]:
 # --- Waiting tables expire ---
 
 
-def test_a_table_closes_at_its_expiry_and_not_a_second_before(
-    app: GamesApp, clock: Clock
-) -> None:
-    ana = open_table(app)
-    game_id = ana.record.game_id
-    expires_at = clock.now + WAIT
-    assert ana.record.table.expires_at == expires_at
+def closes_after_wait(app: GamesApp, clock: Clock, game_id: UUID) -> TableClock:
+    """Checks that a new clock closes the table after ``WAIT``, not a second before."""
     tables = TableClock(app)
     assert tables.tick() == 0
     assert tables.waiting() == 1
@@ -114,6 +109,17 @@ def test_a_table_closes_at_its_expiry_and_not_a_second_before(
     assert game(app, game_id).table.status is TableStatus.WAITING_FOR_PLAYERS
     clock.advance(1)
     assert tables.tick() == 1
+    return tables
+
+
+def test_a_table_closes_at_its_expiry_and_not_a_second_before(
+    app: GamesApp, clock: Clock
+) -> None:
+    ana = open_table(app)
+    game_id = ana.record.game_id
+    expires_at = clock.now + WAIT
+    assert ana.record.table.expires_at == expires_at
+    tables = closes_after_wait(app, clock, game_id)
     record = game(app, game_id)
     assert record.table.status is TableStatus.CLOSED
     assert record.table.closed is ClosedBecause.EXPIRED
@@ -189,14 +195,7 @@ def test_a_legacy_table_closes_its_wait_after_it_was_opened(clock: Clock) -> Non
     opened = clock.now
     assert ana.record.table.expires_at is None
     app.table_wait = WAIT  # the server now makes tables expire
-    tables = TableClock(app)
-    assert tables.tick() == 0
-    assert tables.waiting() == 1
-    clock.advance(WAIT.total_seconds() - 1)
-    assert tables.tick() == 0
-    assert game(app, game_id).table.status is TableStatus.WAITING_FOR_PLAYERS
-    clock.advance(1)
-    assert tables.tick() == 1
+    tables = closes_after_wait(app, clock, game_id)
     (closed,) = closings(app, game_id)
     assert closed.event == TableClosed(ClosedBecause.EXPIRED)
     assert closed.timestamp == opened + WAIT
