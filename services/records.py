@@ -8,13 +8,18 @@ The request is stored by its key only (``services/request_ids.py``). Envelopes
 of version 1, stored before that, hold the raw request id: they are upcast when
 read (``StoredEvent.upcast_v1_v2``), so old games keep their retries working and
 nothing read from the store, an export included, shows a raw id.
+
+Envelopes of version 3 also hold the record digest of their revision
+(``services/record_digest.py``); those stored before it have none and get it
+when folded. A digest is computed over the event and command as stored, which
+``RecordedEvent`` keeps beside their decoded values.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeAlias
 from uuid import UUID
@@ -25,6 +30,7 @@ from domain.common import table as tables
 from domain.common.commands import TABLE_COMMANDS
 from domain.common.rules import GameRules
 from domain.games.registry import GAMES
+from services import record_digest
 from services.codec import Codec
 from services.request_ids import RequestEntry, RequestIds, request_key
 
@@ -39,7 +45,8 @@ class StoredEvent:
 
     TOPIC = "tabletop.StoredEvent"
     # Version 2 stores the request's key under ``request_id``; version 1 the id.
-    class_version = 2
+    # Version 3 adds ``digest``.
+    class_version = 3
 
     originator_id: UUID
     originator_version: int
@@ -53,11 +60,18 @@ class StoredEvent:
     request_hash: str
     # The request's command (encoded), on the first event it produced.
     command: dict[str, Any] | None
+    # The record digest at this revision; "" in envelopes stored before digests.
+    digest: str
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         """Replaces the raw request id of an envelope stored before keys."""
         state["request_id"] = request_key(state.get("request_id") or "")
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Gives an envelope stored before digests an empty one (folds compute it)."""
+        state["digest"] = ""
 
 
 @functools.cache
@@ -97,6 +111,27 @@ class RecordedEvent:
     event: Any
     request_hash: str = ""
     command: Any = None
+    # The event and command as stored, before any upcaster (None: encode them).
+    payload: dict[str, Any] | None = None
+    stored_command: dict[str, Any] | None = None
+    # The record digest at this revision ("": not known yet, see ``digested``).
+    digest: str = ""
+
+    def entry(self) -> dict[str, Any]:
+        """Returns this revision's entry in the record digests' chain."""
+        payload = self.payload if self.payload is not None else CODEC.encode(self.event)
+        command = self.stored_command
+        if command is None and self.command is not None:
+            command = CODEC.encode(self.command)
+        return record_digest.entry(
+            revision=self.revision,
+            time=self.timestamp,
+            actor=self.actor,
+            move_number=self.move_number,
+            request_key=self.request_key,
+            event=payload,
+            command=command,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +147,9 @@ class GameRecord:
     updated_at: datetime
     # request key -> what it stored, for de-duplicating retries (DESIGN §8).
     requests: RequestIds
+    # The record digest at ``revision``, and the secret key of the game's digests.
+    digest: str = ""
+    digest_key: bytes = b""
 
 
 def wrap(  # noqa: PLR0913 (one argument per envelope field)
@@ -125,6 +163,7 @@ def wrap(  # noqa: PLR0913 (one argument per envelope field)
     request_key: str,
     request_hash: str = "",
     command: object = None,
+    digest: str = "",
 ) -> StoredEvent:
     """Returns the envelope that stores ``event`` at ``revision``."""
     cls = envelope_type(CODEC.name_of(event))
@@ -138,11 +177,13 @@ def wrap(  # noqa: PLR0913 (one argument per envelope field)
         request_id=request_key,
         request_hash=request_hash,
         command=None if command is None else CODEC.encode(command),
+        digest=digest,
     )
 
 
 def unwrap(stored: StoredEvent) -> RecordedEvent:
     """Returns the decoded event of an envelope."""
+    command = getattr(stored, "command", None)
     return RecordedEvent(
         revision=stored.originator_version,
         move_number=stored.move_number,
@@ -152,7 +193,10 @@ def unwrap(stored: StoredEvent) -> RecordedEvent:
         # Envelopes stored before requests were fingerprinted have no hash.
         request_hash=getattr(stored, "request_hash", ""),
         event=CODEC.decode(stored.payload),
-        command=_decoded(getattr(stored, "command", None)),
+        command=_decoded(command),
+        payload=stored.payload,
+        stored_command=command,
+        digest=stored.digest,
     )
 
 
@@ -179,6 +223,8 @@ def advance(
             raise ValueError(msg)
         rules = GAMES[created.game_type]
         table = tables.evolve(None, created, rules)
+        key = record_digest.record_key(created.seed)
+        first = record_digest.genesis(key, f"games/{game_id}")
         return GameRecord(
             game_id,
             rules,
@@ -188,6 +234,8 @@ def advance(
             item.timestamp,
             item.timestamp,
             _remember(RequestIds(), item),
+            digest=_digest(key, first, item),
+            digest_key=key,
         )
     return GameRecord(
         game_id=game_id,
@@ -198,7 +246,29 @@ def advance(
         created_at=record.created_at,
         updated_at=item.timestamp,
         requests=_remember(record.requests, item),
+        digest=_digest(record.digest_key, record.digest, item),
+        digest_key=record.digest_key,
     )
+
+
+def digested(
+    record: GameRecord | None, game_id: UUID, items: Sequence[RecordedEvent]
+) -> list[RecordedEvent]:
+    """Returns ``items``, the events after ``record``, each with its digest."""
+    key, previous = (record.digest_key, record.digest) if record else (b"", "")
+    done = []
+    for item in items:
+        if not key:  # the game's first event, GameCreated, holds the seed
+            key = record_digest.record_key(item.event.seed)
+            previous = record_digest.genesis(key, f"games/{game_id}")
+        previous = _digest(key, previous, item)
+        done.append(replace(item, digest=previous))
+    return done
+
+
+def _digest(key: bytes, previous: str, item: RecordedEvent) -> str:
+    """Returns the digest at ``item``: the stored one, or computed from its entry."""
+    return item.digest or record_digest.next_digest(key, previous, item.entry())
 
 
 def _remember(requests: RequestIds, item: RecordedEvent) -> RequestIds:

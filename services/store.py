@@ -18,7 +18,7 @@ from __future__ import annotations
 import hmac
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from itertools import takewhile
 from typing import Any, TypeAlias
@@ -38,6 +38,7 @@ from services.records import (
     RecordedEvent,
     StoredEvent,
     advance,
+    digested,
     unwrap,
     wrap,
 )
@@ -142,7 +143,7 @@ class GameStore(Application[UUID]):
             if latest is None or revision >= latest.revision:
                 return latest
         base = self.kept.checkpoint(game_id, revision)
-        since = self.recorded_events(
+        since = self._stored_events(
             game_id, gt=base.revision if base else None, lte=revision
         )
         record = base
@@ -161,7 +162,7 @@ class GameStore(Application[UUID]):
         cold = record is None
         if cold:
             record = self.kept.stored(game_id)
-        newer = self.recorded_events(game_id, gt=record.revision if record else None)
+        newer = self._stored_events(game_id, gt=record.revision if record else None)
         if not newer and not cold:
             return record
         return self.kept.advance(record, game_id, newer, store=cold)
@@ -169,7 +170,25 @@ class GameStore(Application[UUID]):
     def recorded_events(
         self, game_id: UUID, *, gt: int | None = None, lte: int | None = None
     ) -> list[RecordedEvent]:
-        """Returns the game's decoded events in revision order."""
+        """Returns the game's decoded events in revision order, with their digests.
+
+        Events stored before digests were stored get theirs from the fold of
+        the game up to the revision before them.
+        """
+        events = self._stored_events(game_id, gt=gt, lte=lte)
+        if all(item.digest for item in events):
+            return events
+        first = events[0].revision
+        before = self.get_game(game_id, first - 1) if first > 1 else None
+        return digested(before, game_id, events)
+
+    def _stored_events(
+        self, game_id: UUID, *, gt: int | None = None, lte: int | None = None
+    ) -> list[RecordedEvent]:
+        """Returns the game's decoded events, without digests where none is stored.
+
+        For folds, which compute the digests stored events lack.
+        """
         stored = self.events.get(game_id, gt=gt, lte=lte)
         return [unwrap(event) for event in stored if isinstance(event, StoredEvent)]
 
@@ -347,8 +366,12 @@ class GameStore(Application[UUID]):
             )
             for offset, event in enumerate(batch.events, start=1)
         ]
+        recorded = tuple(digested(record, game_id, [unwrap(e) for e in envelopes]))
+        envelopes = [
+            replace(envelope, digest=item.digest)
+            for envelope, item in zip(envelopes, recorded, strict=True)
+        ]
         self.commits.commit(game_id, envelopes)
-        recorded = tuple(unwrap(envelope) for envelope in envelopes)
         record = self.kept.advance(record, game_id, recorded)
         if record is None:
             msg = "an append must store at least one event"

@@ -71,6 +71,7 @@ def game_to_proto(
         max_players=table.max_players,
         seed_commitment=table.commitment,
         visibility=visibility(table.private),
+        record_digest=record.digest,
     )
     if table.host is not None:
         game.host = player_name(record.game_id, table.host)
@@ -144,6 +145,7 @@ def event_to_proto(
         move_number=recorded.move_number,
         actor="" if recorded.actor is None else player_name(game_id, recorded.actor),
         create_time=timestamp(recorded.timestamp),
+        record_digest=recorded.digest,
     )
     seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
     event = tables.visible(recorded.event, seen_as, record.rules)
