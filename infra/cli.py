@@ -22,6 +22,7 @@ from infra.settings import (
     read_token_file,
     seconds,
 )
+from services.signing import KeyFileError, SigningKey
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,6 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="file holding the operator credential of GameAuditService (env "
         "TABLETOP_OPERATOR_TOKEN); without one every audit call is refused",
     )
+    serve.add_argument(
+        "--signing-key-file",
+        metavar="PATH",
+        help="Ed25519 private key (PEM) that signs audit exports, as tabletop "
+        "keygen writes (env TABLETOP_SIGNING_KEY_FILE); without one the server "
+        "makes an ephemeral key and says so at start",
+    )
     serve.add_argument("--log-level", default="INFO", help="default %(default)s")
     serve.add_argument(
         "--log-format",
@@ -137,28 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="send a trace span per call to this OTLP/gRPC collector; needs the "
         "tracing extra (env OTEL_EXPORTER_OTLP_ENDPOINT, default off)",
     )
-    audit = commands.add_parser(
-        "audit",
-        help="check exported game records",
-        description="Work with the records GameAuditService.ExportGame exports.",
-    )
-    audit_commands = audit.add_subparsers(
-        dest="audit_command", required=True, metavar="COMMAND"
-    )
-    verify = audit_commands.add_parser(
-        "verify",
-        help="verify an exported record",
-        description="Check an exported record offline: its hash chain, its "
-        "structure and, for a finished game, the revealed seed and every request "
-        "re-decided from nothing. Exits 0 when everything checked holds, 1 when "
-        "something does not, 2 when the file cannot be read.",
-    )
-    verify.add_argument("file", metavar="FILE", help="the exported JSON Lines file")
+    from infra.audit_command import add_commands as add_audit_commands  # noqa: PLC0415
     from infra.bot_command import add_command  # noqa: PLC0415 (argparse only)
     from infra.terminal.commands import add_commands  # noqa: PLC0415 (argparse only)
 
     add_commands(commands)
     add_command(commands)
+    add_audit_commands(commands)
     return parser
 
 
@@ -224,18 +217,13 @@ def _add_client_caps(serve: argparse.ArgumentParser, defaults: Settings) -> None
     )
 
 
-def _audit_verify(path: str) -> int:
-    from services.audit import verify  # noqa: PLC0415 (keeps serve's start lean)
-
-    try:
-        with open(path, "rb") as file:  # noqa: PTH123 (a path from the user)
-            data = file.read()
-    except OSError as error:
-        print(f"tabletop: cannot read {path}: {error.strerror}", file=sys.stderr)  # noqa: T201
-        return 2
-    report = verify(data)
-    print(report.render(), end="")  # noqa: T201
-    return 0 if report.ok else 1
+def _signing_key_bytes(path: str | None, processes: int) -> bytes | None:
+    """Returns the key to sign with, read once here; or one for a group to share."""
+    if path is not None:
+        return SigningKey.from_file(path).private_bytes()
+    if processes > 1:  # one ephemeral key for every process of the group
+        return SigningKey.generate().private_bytes()
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -245,8 +233,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:  # from a TABLETOP_* environment variable
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2
-    if args.command == "audit":
-        return _audit_verify(args.file)
+    if args.command in {"audit", "keygen"}:
+        from infra.audit_command import run as run_audit  # noqa: PLC0415
+
+        return run_audit(args)
     if args.command == "bot":
         from infra.bot_command import run as run_bot  # noqa: PLC0415
 
@@ -262,6 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.operator_token_file
             else Settings.from_env().operator_token
         )
+        signing_key_file = args.signing_key_file or Settings.from_env().signing_key_file
         settings = Settings(
             listen=args.listen,
             database=args.database,
@@ -283,13 +274,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_timed_games=args.max_timed_games,
             table_wait_seconds=args.table_wait_seconds,
             operator_token=operator_token,
+            signing_key_file=signing_key_file,
+            signing_key_bytes=_signing_key_bytes(signing_key_file, args.processes),
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,
             otel_endpoint=args.otel_endpoint or None,
         )
         check_processes(settings)
         check_tracing(settings)
-    except SettingsError as error:
+    except (SettingsError, KeyFileError) as error:
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2
     if settings.processes > 1:

@@ -51,6 +51,7 @@ from services.api.quotas import table_quotas
 from services.api.shapes import ShapeInterceptor
 from services.feed import Feed
 from services.games import GamesApp
+from services.signing import SigningKey
 from services.table_clock import TableClock
 from services.turns import TurnClock
 
@@ -97,6 +98,18 @@ class Running:
     health: health.aio.HealthServicer
     gate: Gate
     feed: Feed
+    signing_key: SigningKey
+
+
+def signing_key(settings: Settings) -> SigningKey:
+    """Returns the key that signs exports: the configured one, or an ephemeral one."""
+    if settings.signing_key_bytes is not None:
+        return SigningKey.from_private_bytes(
+            settings.signing_key_bytes, ephemeral=settings.signing_key_file is None
+        )
+    if settings.signing_key_file is not None:
+        return SigningKey.from_file(settings.signing_key_file)
+    return SigningKey.generate()
 
 
 async def create_server(
@@ -104,12 +117,15 @@ async def create_server(
     app: GamesApp,
     feed: Feed,
     observers: Sequence[Observer] = (),
+    key: SigningKey | None = None,
 ) -> Running:
     """Returns a started server, with the port it listens on and its services.
 
     Starts ``feed`` too; ``stop_server`` stops both. ``observers`` see every
-    call of the game services (services/api/observe.py).
+    call of the game services (services/api/observe.py). ``key`` signs the
+    audit exports (by default ``signing_key(settings)``).
     """
+    key = key or signing_key(settings)
     # Calls run their rules and storage work on these threads (services/api/calls.py).
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(settings.workers, thread_name_prefix="tabletop-call")
@@ -150,7 +166,7 @@ async def create_server(
         GameServicer(app, feed, quotas), server
     )
     game_audit_service_pb2_grpc.add_GameAuditServiceServicer_to_server(
-        GameAuditServicer(app, settings.operator_token), server
+        GameAuditServicer(app, settings.operator_token, key), server
     )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -170,7 +186,7 @@ async def create_server(
     await server.start()
     for service in SERVICES:
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, health_servicer, gate, feed)
+    return Running(server, port, health_servicer, gate, feed, key)
 
 
 async def serve(
@@ -187,10 +203,12 @@ async def serve(
     log.info("open-file limit %d (hard limit %d)", files, most)
     # Before the application opens a SQLite file: no second server on it.
     store_lock = lock_store(settings.database)
+    key = signing_key(settings)
+    announce_key(key)
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     telemetry = start_telemetry(settings, app)
-    running = await create_server(settings, app, feed, telemetry.observers)
+    running = await create_server(settings, app, feed, telemetry.observers, key)
     watch = StoreWatch(app, running.health, running.gate, SERVICES)
     turns = TurnClock(app)
     tables = TableClock(app)
@@ -227,6 +245,20 @@ async def serve(
     app.close()
     if store_lock is not None:
         store_lock.release()
+
+
+def announce_key(key: SigningKey) -> None:
+    """Logs the fingerprint of the key that signs exports, and whether it lasts."""
+    if key.ephemeral:
+        log.warning(
+            "no --signing-key-file: audit exports are signed with an ephemeral key, "
+            "%s, that lives only as long as this server; its exports can be "
+            "checked only with the public key GetSigningKey returns meanwhile "
+            "(tabletop keygen writes a lasting one)",
+            key.public.fingerprint,
+        )
+    else:
+        log.info("audit exports are signed with key %s", key.public.fingerprint)
 
 
 async def stop_server(

@@ -79,6 +79,11 @@ class Settings:
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
+    # The Ed25519 key that signs audit exports (services/signing.py): the 32 raw
+    # private bytes, read from --signing-key-file (``signing_key_file`` names
+    # it) or made for a group of processes; None makes an ephemeral one at start.
+    signing_key_file: str | None = None
+    signing_key_bytes: bytes | None = field(default=None, repr=False)
     # host:port of the Prometheus endpoint (infra/metrics.py); None serves none.
     metrics_listen: str | None = None
     log_format: str = "text"  # or "json", one object per line (infra/logs.py)
@@ -99,6 +104,8 @@ class Settings:
                 )
             ),
             operator_token=environ.get("TABLETOP_OPERATOR_TOKEN", "").strip() or None,
+            signing_key_file=environ.get("TABLETOP_SIGNING_KEY_FILE", "").strip()
+            or None,
             workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
             processes=count(environ.get("TABLETOP_PROCESSES", "1")),
             rate_limit=rate(

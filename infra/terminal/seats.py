@@ -14,6 +14,9 @@ class Seat:
 
     ``invite_code`` is a private table's code, kept when the caller was given it
     (as its creator, or typed with ``--code``) so that the lobby can show it.
+    ``receipt_revision`` and ``receipt_digest`` are the last record digest the
+    client was shown and its revision: a receipt that ``tabletop audit verify
+    --kept-receipts`` checks an export against (docs/audit.md).
     """
 
     game: str
@@ -21,6 +24,8 @@ class Seat:
     seat_token: str
     server: str
     invite_code: str = ""
+    receipt_revision: int = 0
+    receipt_digest: str = ""
 
 
 def state_dir() -> Path:
@@ -59,7 +64,18 @@ def load_seat(path: Path) -> Seat | None:
         return None
     code = data.get("invite_code", "")
     game, player, token, server = (str(data[key]) for key in fields)
-    return Seat(game, player, token, server, code if isinstance(code, str) else "")
+    revision, digest = data.get("receipt_revision", 0), data.get("receipt_digest", "")
+    if not isinstance(revision, int) or not isinstance(digest, str):
+        revision, digest = 0, ""
+    return Seat(
+        game,
+        player,
+        token,
+        server,
+        code if isinstance(code, str) else "",
+        revision,
+        digest,
+    )
 
 
 def forget_seat(path: Path) -> None:

@@ -1,8 +1,9 @@
-"""``tabletop.v1.GameAuditService``: the operator's unredacted, verifiable export.
+"""``tabletop.v1.GameAuditService``: the operator's signed export, and its key.
 
-Only the operator may call it: the bearer token must equal the credential the
+Only the operator may export: the bearer token must equal the credential the
 server was configured with (compared in constant time). A server configured
-without one refuses every audit call. Tokens are never logged.
+without one refuses every export. Tokens are never logged. Anyone may ask for
+the public key that checks the exports' signatures.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from services.api.mutations import accepted
 from services.api.requests import parse_game_name
 from services.audit import export_game
 from services.games import GamesApp
+from services.signing import SigningKey
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +35,12 @@ log = logging.getLogger(__name__)
 class GameAuditServicer(game_audit_service_pb2_grpc.GameAuditServiceServicer):
     """Exports games' whole records for the operator."""
 
-    def __init__(self, app: GamesApp, operator_token: str | None) -> None:
+    def __init__(
+        self, app: GamesApp, operator_token: str | None, signing_key: SigningKey
+    ) -> None:
         self.app = app
         self._operator_token = operator_token
+        self._signing_key = signing_key
 
     async def ExportGame(  # noqa: N802 (gRPC method names)
         self, request: game_audit_service_pb2.ExportGameRequest, context: Any
@@ -48,9 +53,27 @@ class GameAuditServicer(game_audit_service_pb2_grpc.GameAuditServiceServicer):
     ) -> game_audit_service_pb2.ExportGameResponse:
         self._check_operator(metadata)
         game_id = parse_game_name(request.name)
-        records = accepted(export_game(self.app, game_id))
+        records = accepted(export_game(self.app, game_id, self._signing_key))
         log.info("audit export of games/%s", game_id)
         return game_audit_service_pb2.ExportGameResponse(records=records)
+
+    async def GetSigningKey(  # noqa: N802 (gRPC method names)
+        self, request: game_audit_service_pb2.GetSigningKeyRequest, context: Any
+    ) -> game_audit_service_pb2.SigningKey:
+        """Returns the public key that signs this server's exports."""
+        return await serve(context, self._get_signing_key, request)
+
+    def _get_signing_key(
+        self, request: game_audit_service_pb2.GetSigningKeyRequest, metadata: Metadata
+    ) -> game_audit_service_pb2.SigningKey:
+        del request, metadata  # open to everyone; nothing to choose
+        public = self._signing_key.public
+        return game_audit_service_pb2.SigningKey(
+            public_key=public.raw,
+            text=public.text,
+            fingerprint=public.fingerprint,
+            ephemeral=self._signing_key.ephemeral,
+        )
 
     def _check_operator(self, metadata: Metadata) -> None:
         """Refuses a call that does not present the operator credential."""

@@ -1,13 +1,14 @@
-"""The audit record of a game: export as hash-chained JSON Lines, and verify.
+"""The audit record of a game: export as signed JSON Lines, and verify.
 
 ``export_game`` writes a game's whole stored record (format
-``tabletop-audit/v1``, see ``chain``); ``verify`` checks one offline, re-deciding
-every request of a finished game from nothing.
+``tabletop-audit/v2``, see ``chain``) with the record digest of every revision,
+each line signed; ``verify`` checks one offline: signatures, receipts, and for a
+finished game the digests and every request re-decided from nothing.
 """
 
 from __future__ import annotations
 
-from services.audit.chain import FORMAT, canonical, genesis, line_hash
+from services.audit.chain import FORMAT, canonical, signed_message
 from services.audit.export import export_game, export_records
 from services.audit.report import Report
 from services.audit.verify import verify
@@ -18,7 +19,6 @@ __all__ = [
     "canonical",
     "export_game",
     "export_records",
-    "genesis",
-    "line_hash",
+    "signed_message",
     "verify",
 ]

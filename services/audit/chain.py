@@ -1,27 +1,37 @@
-"""The ``tabletop-audit/v1`` record format: canonical JSON and the hash chain.
+"""The ``tabletop-audit/v2`` record format: canonical JSON, digests, signatures.
 
 A record is JSON Lines: a header, one line per stored event in revision order,
-then a trailer. Every line is canonical JSON: keys sorted, no spaces, UTF-8
-(``canonical``). Each event line is chained to the one before it:
+then a trailer (docs/audit.md). Every line is canonical JSON: keys sorted, no
+spaces, UTF-8 (``canonical``).
 
-* the ``prev`` of the first event line is the *genesis* hash,
-  ``sha256("tabletop-audit/v1\\n" + game resource name)``, so a record cannot be
-  passed off as another game's;
-* ``hash = sha256(prev + "\\n" + canonical(line without its "hash" key))``,
-  hex digests in lower case, the text encoded as UTF-8;
-* the trailer's ``chain`` is the last event line's hash.
+* Each event line is its revision's entry (``services/record_digest.py``) with
+  the record ``digest`` at that revision: a chain keyed by the game's seed, so
+  it can be recomputed once the game has finished and its seed is revealed.
+* The trailer's ``chain`` is the last event line's digest.
+* Every line is signed: its ``signature`` is the server's Ed25519 signature,
+  in base64, of ``"tabletop-audit/v2\\n" + game + "\\n" + canonical(line
+  without "signature")``; the header names the key by its fingerprint.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
-FORMAT = "tabletop-audit/v1"
+from services.record_digest import canonical
+
+FORMAT = "tabletop-audit/v2"
 
 HEADER_KEYS = frozenset(
-    {"format", "game", "game_type", "revision", "finished", "exported_at"}
+    {
+        "format",
+        "game",
+        "game_type",
+        "revision",
+        "finished",
+        "exported_at",
+        "key",
+        "signature",
+    }
 )
 EVENT_KEYS = frozenset(
     {
@@ -33,28 +43,17 @@ EVENT_KEYS = frozenset(
         "type",
         "event",
         "command",
-        "prev",
-        "hash",
+        "digest",
+        "signature",
     }
 )
-TRAILER_KEYS = frozenset({"chain", "events", "seed"})
+TRAILER_KEYS = frozenset({"chain", "events", "seed", "signature"})
 
 
-def canonical(value: Any) -> str:
-    """Returns the one JSON spelling of ``value``: sorted keys, no spaces."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def signed_message(game: str, line: dict[str, Any]) -> bytes:
+    """Returns the bytes a line's signature signs."""
+    content = {key: value for key, value in line.items() if key != "signature"}
+    return f"{FORMAT}\n{game}\n{canonical(content)}".encode()
 
 
-def genesis(game: str) -> str:
-    """Returns the ``prev`` of a game's first event line."""
-    return _sha256(f"{FORMAT}\n{game}")
-
-
-def line_hash(line: dict[str, Any]) -> str:
-    """Returns the hash of an event line: its ``prev`` and its content."""
-    content = {key: value for key, value in line.items() if key != "hash"}
-    return _sha256(f"{line['prev']}\n{canonical(content)}")
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+__all__ = ["EVENT_KEYS", "FORMAT", "HEADER_KEYS", "TRAILER_KEYS", "canonical"]

@@ -86,6 +86,17 @@ def _keys(row: Row, expected: frozenset[str], what: str, report: Report) -> bool
     return not missing and not extra
 
 
+def game_of(text: bytes) -> str:
+    """Returns the game a record's header names, or "" when it names none."""
+    first = text.split(b"\n", 1)[0]
+    try:
+        data = json.loads(first)
+    except (ValueError, RecursionError):
+        return ""
+    game = data.get("game") if isinstance(data, dict) else None
+    return game if isinstance(game, str) and _game_name(game) else ""
+
+
 def header_of(row: Row, report: Report) -> dict[str, Any]:
     data = row.data
     if data is None or not _keys(row, HEADER_KEYS, "header", report):
@@ -103,6 +114,8 @@ def header_of(row: Row, report: Report) -> dict[str, Any]:
         problems.append("finished is not true or false")
     if parse_time(data["exported_at"]) is None:
         problems.append("exported_at is not an ISO 8601 time with a zone")
+    if not isinstance(data["key"], str) or not data["key"].startswith("SHA256:"):
+        problems.append("key is not a SHA256: fingerprint")
     for problem in problems:
         report.fail(row.at(f"the header's {problem}"))
     if problems:
@@ -126,8 +139,8 @@ def trailer_of(row: Row | None, report: Report) -> dict[str, Any]:
     if not _keys(row, TRAILER_KEYS, "trailer", report):
         return {}
     problems = []
-    if not isinstance(data["chain"], str) or not _HEX64.fullmatch(data["chain"]):
-        problems.append("chain is not a SHA-256 hex digest")
+    if not is_hex(data["chain"]):
+        problems.append("chain is not a record digest (64 hex digits)")
     if not is_int(data["events"]) or data["events"] < 0:
         problems.append("events is not a count")
     seed = data["seed"]
@@ -156,8 +169,7 @@ def event_line(row: Row, report: Report) -> bool:
         "event is not an object": isinstance(data["event"], dict),
         "command is not an object or null": data["command"] is None
         or isinstance(data["command"], dict),
-        "prev is not a SHA-256 hex digest": is_hex(data["prev"]),
-        "hash is not a SHA-256 hex digest": is_hex(data["hash"]),
+        "digest is not a record digest (64 hex digits)": is_hex(data["digest"]),
     }
     for problem, holds in checks.items():
         if not holds:

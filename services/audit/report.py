@@ -23,6 +23,12 @@ class Report:
     unchecked: list[str] = field(default_factory=list)
     # Every finding in the order the checks ran: ("ok" | "failed" | "unchecked", text).
     findings: list[tuple[str, str]] = field(default_factory=list)
+    # The summary of each part: the signatures, the digests' chain, the
+    # re-decision of every command, the receipts.
+    signature: str = "not checked"
+    chain: str = "not checked"
+    redecided: str = "not checked"
+    receipts: str = "none given"
 
     @property
     def ok(self) -> bool:
@@ -59,13 +65,19 @@ class Report:
             lines.append(f"  {_LABELS[kind]} {message}")
         if shown > MAX_SHOWN:
             lines.append(f"  {_LABELS['failed']} ... and {shown - MAX_SHOWN} more")
+        lines += [
+            f"signature:           {self.signature}",
+            f"chain:               {self.chain}",
+            f"commands re-decided: {self.redecided}",
+            f"receipts:            {self.receipts}",
+        ]
         if self.failures:
             count = len(self.failures)
             lines.append(f"RESULT: NOT VERIFIED ({count} failure{'s' * (count > 1)})")
         elif self.unchecked:
             lines.append(
-                "RESULT: the chain and structure hold; randomness and rules were "
-                "NOT checked"
+                "RESULT: everything checked holds, but not everything could be "
+                "checked (see UNCHECKED)"
             )
         else:
             lines.append("RESULT: VERIFIED")

@@ -2,15 +2,17 @@
 
 Checks, in order, naming the line or revision of every failure: each line is
 canonical JSON; the header, the event lines and the trailer are well-formed;
-revisions run 1..N in order; the hash chain holds and the trailer closes it;
-every event and command decodes to the game's own values; for a finished game
-the revealed seed matches the commitment, and every request re-decided from
-nothing gives exactly its recorded events (``replay``).
+every line's signature holds under a given public key; the record holds every
+given receipt; revisions run 1..N in order; every event and command decodes to
+the game's own values; for a finished game the revealed seed matches the
+commitment, every request re-decided from nothing gives exactly its recorded
+events (``replay``), and every record digest recomputed under the seed is the
+one the line states.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.common import table as tables
@@ -24,11 +26,22 @@ from services.audit.lines import (
 )
 from services.audit.replay import Entry, replay, requests_of
 from services.audit.report import Report
-from services.audit.structure import check_chain, check_revisions, decode_entries
+from services.audit.signatures import check_receipts, check_signatures
+from services.audit.structure import check_digests, check_revisions, decode_entries
+from services.signing import PublicKey
 
 
-def verify(text: str | bytes) -> Report:
-    """Returns what holds and what does not in an exported record."""
+def verify(
+    text: str | bytes,
+    *,
+    public_keys: Sequence[PublicKey] = (),
+    receipts: Sequence[tuple[int, str]] = (),
+) -> Report:
+    """Returns what holds and what does not in an exported record.
+
+    ``public_keys`` check the lines' signatures (none given: not checked);
+    ``receipts`` are (revision, digest) pairs that the record must hold.
+    """
     report = Report()
     rows = parse_rows(text, report)
     if not rows:
@@ -45,15 +58,30 @@ def verify(text: str | bytes) -> Report:
             "every line is canonical JSON; header, event lines and trailer are "
             "well-formed"
         )
+    first = rows[0].data or {}
+    check_signatures(
+        report, str(first.get("game", "")), str(first.get("key", "")), rows, public_keys
+    )
+    check_receipts(report, events, receipts)
+    before = len(report.failures)
     _stage(report, check_revisions, header, body, events, trailer)
-    structural = len(report.failures)
-    _stage(report, check_chain, header, body, trailer)
+    structural = len(report.failures) - before
     every_line = bool(body) and len(events) == len(body)
     entries = decode_entries(events, report, every_line=every_line)
-    if entries is None or structural:
+    if entries is None or structural or not header:
         report.skip("re-decision: the record's structure is broken (see above)")
         return report
-    _check_game(report, header, trailer, entries)
+    seed = _check_game(report, header, trailer, entries)
+    if seed is None:
+        report.chain = "not checked (the game's seed is secret or unproven)"
+        report.skip(
+            "record digests: they are keyed by the game's seed, which is revealed "
+            "only when the game finishes"
+        )
+        return report
+    before = len(report.failures)
+    _stage(report, check_digests, header, body, trailer, seed)
+    report.chain = "valid" if len(report.failures) == before else "broken"
     return report
 
 
@@ -69,11 +97,12 @@ def _check_game(
     header: dict[str, Any],
     trailer: dict[str, Any],
     entries: list[Entry],
-) -> None:
+) -> str | None:
+    """Checks the game, re-deciding it when it can; returns its proven seed (hex)."""
     created = entries[0].event if entries else None
     if not isinstance(created, tables.GameCreated):
         report.fail("revision 1 is not table.GameCreated")
-        return
+        return None
     if header and header["game_type"] != created.game_type:
         report.fail(
             f"the header's game_type {header['game_type']!r} is not the game's "
@@ -89,15 +118,23 @@ def _check_game(
     requests = requests_of(entries, report)
     if not finished:
         _check_unfinished(report, trailer, entries[0], created, requests)
-        return
+        report.redecided = "not checked (the game has not finished)"
+        return None
     seed = _check_seed(report, trailer, entries[0], created, endings)
     if seed is None:
         report.skip(
             "randomness and rules: without the committed seed nothing was re-decided"
         )
         replay(requests, None, report)
-        return
+        report.redecided = "not checked (no proven seed)"
+        return None
+    before = len(report.failures)
     replay(requests, seed, report)
+    count = len(requests)
+    report.redecided = (
+        f"all {count} re-decided" if len(report.failures) == before else "failed"
+    )
+    return seed.hex()
 
 
 def _check_unfinished(

@@ -17,6 +17,7 @@ from services.audit import export_game
 from services.games import GamesApp, Seated
 from services.records import StoredEvent, wrap
 from services.request_ids import request_key
+from services.signing import SigningKey
 from services.tokens import game_id_for, seat_token
 
 SEED = bytes(range(32))
@@ -78,7 +79,7 @@ def test_a_game_stored_with_raw_ids_keeps_its_retries_and_exports_only_keys(
     assert (again.record.game_id, again.seat) == (game_id, 0)
     assert again.token == seat_token(SEED.hex(), game_id, 0, CREATE_ID)
 
-    records = export_game(open_app, game_id)
+    records = export_game(open_app, game_id, SigningKey.generate())
     assert isinstance(records, str)
     assert CREATE_ID not in records
     assert JOIN_ID not in records

@@ -22,6 +22,7 @@ from services.api.limits import (
     peer_address,
 )
 from services.games import GamesApp, Seated
+from services.signing import SigningKey
 from services.tokens import token_hash
 
 
@@ -250,7 +251,9 @@ def test_the_operator_token_is_compared_in_constant_time(
     comparisons = Comparisons()
     monkeypatch.setattr(hmac, "compare_digest", comparisons)
     servicer = audit_servicer.GameAuditServicer(
-        GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"}), "operator-s3cret"
+        GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+        "operator-s3cret",
+        SigningKey.generate(),
     )
     servicer._check_operator((("authorization", "Bearer operator-s3cret"),))
     with pytest.raises(ApiError):

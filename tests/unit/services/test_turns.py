@@ -21,6 +21,7 @@ from domain.games.hues_and_cues import HuesAndCuesConfig
 from domain.games.qwirkle import QwirkleConfig
 from services.audit import export_game, verify
 from services.games import Applied, Call, GamesApp, Seated
+from services.signing import SigningKey
 from services.turns import TurnClock
 from tests.playing import Clock, always
 
@@ -186,9 +187,10 @@ def test_a_game_nobody_plays_is_abandoned_after_three_missed_turns_each(
     assert final.winners == record.rules.leaders(record.table.game, (0, 1))
     assert record.table.turn_deadline is None
     assert turns.tick() == []
-    exported = export_game(app, ana.record.game_id)
+    key = SigningKey.generate()
+    exported = export_game(app, ana.record.game_id, key)
     assert isinstance(exported, str)
-    report = verify(exported)
+    report = verify(exported, public_keys=[key.public])
     assert report.ok, report.render()
 
 

@@ -1,0 +1,149 @@
+"""``tabletop audit verify`` and ``tabletop keygen``: records and their keys."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from services.signing import (
+    MAX_KEY_FILE_BYTES,
+    TEXT_PREFIX,
+    KeyFileError,
+    PublicKey,
+    SigningKey,
+    parse_public_key,
+)
+
+DIGEST_LENGTH = 64  # hex digits of a record digest
+
+
+def add_commands(commands: Any) -> None:
+    """Adds ``audit`` and ``keygen`` to the command line's subcommands."""
+    audit = commands.add_parser(
+        "audit",
+        help="check exported game records",
+        description="Work with the records GameAuditService.ExportGame exports.",
+    )
+    audit_commands = audit.add_subparsers(
+        dest="audit_command", required=True, metavar="COMMAND"
+    )
+    verify = audit_commands.add_parser(
+        "verify",
+        help="verify an exported record",
+        description="Check an exported record offline: the signature of every "
+        "line, the receipts given, its structure and, for a finished game, the "
+        "revealed seed, every record digest and every request re-decided from "
+        "nothing. Exits 0 when everything checked holds, 1 when something does "
+        "not, 2 when the file or a key cannot be read.",
+    )
+    verify.add_argument("file", metavar="FILE", help="the exported JSON Lines file")
+    verify.add_argument(
+        "--public-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a public key the signatures may be checked with: ed25519:<base64> "
+        "(GetSigningKey's text), or a file holding one or a PEM key; repeatable, "
+        "for exports signed before a key changed",
+    )
+    verify.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        type=receipt,
+        metavar="REVISION:DIGEST",
+        help="a record digest a client was shown at a revision; the record must "
+        "hold it there; repeatable",
+    )
+    verify.add_argument(
+        "--kept-receipts",
+        action="store_true",
+        help="also check the receipts tabletop play kept for this game",
+    )
+    keygen = commands.add_parser(
+        "keygen",
+        help="write a key that signs audit exports",
+        description="Write a new Ed25519 private key for serve --signing-key-file "
+        "(PEM, readable by its owner only; an existing file is never "
+        "overwritten) and print its public key and fingerprint.",
+    )
+    keygen.add_argument("file", metavar="FILE", help="where to write the key")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``audit verify`` or ``keygen``; returns the exit status."""
+    if args.command == "keygen":
+        return _keygen(args.file)
+    return _audit_verify(args)
+
+
+def receipt(value: str) -> tuple[int, str]:
+    """Parses ``REVISION:DIGEST`` (argparse type)."""
+    revision, _, digest = value.partition(":")
+    digest = digest.strip().lower()
+    if not revision.isdigit() or int(revision) < 1 or len(digest) != DIGEST_LENGTH:
+        msg = f"{value!r} is not REVISION:DIGEST (a revision from 1, 64 hex digits)"
+        raise argparse.ArgumentTypeError(msg)
+    try:
+        bytes.fromhex(digest)
+    except ValueError:
+        msg = f"{value!r}: the digest is not 64 hex digits"
+        raise argparse.ArgumentTypeError(msg) from None
+    return int(revision), digest
+
+
+def _audit_verify(args: argparse.Namespace) -> int:
+    # Imported here: keeps serve's start lean.
+    from infra.terminal.receipts import kept_receipts  # noqa: PLC0415
+    from services.audit import verify  # noqa: PLC0415
+    from services.audit.lines import game_of  # noqa: PLC0415
+
+    path = args.file
+    try:
+        with open(path, "rb") as file:  # noqa: PTH123 (a path from the user)
+            data = file.read()
+    except OSError as error:
+        print(f"tabletop: cannot read {path}: {error.strerror}", file=sys.stderr)  # noqa: T201
+        return 2
+    try:
+        keys = [_public_key(text) for text in args.public_key]
+    except OSError as error:
+        print(f"tabletop: cannot read a public key: {error}", file=sys.stderr)  # noqa: T201
+        return 2
+    except KeyFileError as error:
+        print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
+        return 2
+    receipts = list(args.receipt)
+    if args.kept_receipts:
+        game = game_of(data)
+        kept = kept_receipts(game) if game else []
+        print(f"{len(kept)} receipt(s) kept for {game or 'this record'}")  # noqa: T201
+        receipts += kept
+    report = verify(data, public_keys=keys, receipts=receipts)
+    print(report.render(), end="")  # noqa: T201
+    return 0 if report.ok else 1
+
+
+def _public_key(text: str) -> PublicKey:
+    """Returns the key of ``ed25519:...`` or of the file a path names."""
+    if not text.strip().startswith(TEXT_PREFIX):
+        with open(text, encoding="utf-8") as file:  # noqa: PTH123 (user's path)
+            text = file.read(MAX_KEY_FILE_BYTES)
+    return parse_public_key(text)
+
+
+def _keygen(path: str) -> int:
+    key = SigningKey.generate(ephemeral=False)
+    try:
+        key.write(path)
+    except FileExistsError:
+        print(f"tabletop: {path} exists; choose another file", file=sys.stderr)  # noqa: T201
+        return 2
+    except OSError as error:
+        print(f"tabletop: cannot write {path}: {error.strerror}", file=sys.stderr)  # noqa: T201
+        return 2
+    print(f"wrote {path}")  # noqa: T201
+    print(f"public key:  {key.public.text}")  # noqa: T201
+    print(f"fingerprint: {key.public.fingerprint}")  # noqa: T201
+    return 0
