@@ -5,10 +5,18 @@ as their values; datetimes in ISO 8601; tuples as lists; mappings as lists of
 ``[key, value]`` pairs.
 Decoding follows the dataclass field types, so a stored event never depends on
 a Python module path.
+
+A class may change shape and stay readable (docs/events.md): it declares
+``SCHEMA_VERSION: ClassVar[int] = n`` (absent: 1) and one static method
+``upcast_vK_vK+1(data)`` per step from version 1, each changing a stored dict in
+place from one version to the next. A version above 1 is written under ``_v``;
+a dict without it is version 1. Decoding applies the missing steps to a copy of
+the stored dict, never to the dict itself, so what was stored stays as stored.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import types
@@ -18,6 +26,22 @@ from datetime import datetime
 from typing import Any
 
 TYPE_KEY = "_type"
+VERSION_KEY = "_v"
+SCHEMA_VERSION_ATTRIBUTE = "SCHEMA_VERSION"
+
+
+def schema_version(cls: type[Any]) -> int:
+    """Returns the version of the stored shape of a class (1 unless declared)."""
+    version = getattr(cls, SCHEMA_VERSION_ATTRIBUTE, 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        msg = f"{cls.__qualname__}.{SCHEMA_VERSION_ATTRIBUTE} must be an int >= 1"
+        raise ValueError(msg)
+    return version
+
+
+def upcaster_name(version: int) -> str:
+    """Returns the name of the method that upcasts a stored dict from ``version``."""
+    return f"upcast_v{version}_v{version + 1}"
 
 
 class Codec:
@@ -29,6 +53,15 @@ class Codec:
         if len(self._by_type) != len(self._by_name):
             msg = "a class is registered under two names"
             raise ValueError(msg)
+        self._versions = {cls: schema_version(cls) for cls in self._by_type}
+        for cls, version in self._versions.items():
+            for step in range(1, version):
+                if not callable(getattr(cls, upcaster_name(step), None)):
+                    msg = (
+                        f"{cls.__qualname__} is at schema version {version} "
+                        f"but has no {upcaster_name(step)}"
+                    )
+                    raise ValueError(msg)  # noqa: TRY004 (a shape that cannot be read)
 
     def name_of(self, value: object) -> str:
         """Returns the stable name a dataclass instance is stored under."""
@@ -48,6 +81,9 @@ class Codec:
             return value.isoformat()
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             data: dict[str, Any] = {TYPE_KEY: self.name_of(value)}
+            version = self._versions[type(value)]
+            if version > 1:
+                data[VERSION_KEY] = version
             for field in dataclasses.fields(value):
                 data[field.name] = self.encode(getattr(value, field.name))
             return data
@@ -88,6 +124,10 @@ class Codec:
         if cls is None:
             msg = f"unknown stored type {data[TYPE_KEY]!r}"
             raise ValueError(msg)
+        current = self._versions[cls]
+        stored = data.get(VERSION_KEY, 1)
+        if stored != current:
+            data = _upcast(cls, data, stored, current)
         hints = _hints(cls)
         kwargs = {
             field.name: self.decode(data[field.name], hints[field.name])
@@ -112,6 +152,27 @@ class Codec:
             if typing.get_origin(option) is tuple and isinstance(data, list):
                 return self.decode(data, option)
         return data
+
+
+def _upcast(
+    cls: type[Any], data: dict[str, Any], stored: Any, current: int
+) -> dict[str, Any]:
+    """Returns a copy of ``data`` brought from version ``stored`` to ``current``."""
+    name = data[TYPE_KEY]
+    if not isinstance(stored, int) or isinstance(stored, bool) or stored < 1:
+        msg = f"{name!r} has no valid schema version: {stored!r}"
+        raise ValueError(msg)
+    if stored > current:
+        msg = (
+            f"{name!r} was stored by newer code: schema version {stored}, "
+            f"this code reads up to version {current}"
+        )
+        raise ValueError(msg)
+    upcast = copy.deepcopy(data)
+    for step in range(stored, current):
+        getattr(cls, upcaster_name(step))(upcast)
+    upcast[VERSION_KEY] = current
+    return upcast
 
 
 _HINTS: dict[type[Any], dict[str, Any]] = {}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -36,7 +37,7 @@ from domain.games.qwirkle import (
     TilesPlaced,
     TurnPassed,
 )
-from services.codec import TYPE_KEY, Codec
+from services.codec import TYPE_KEY, VERSION_KEY, Codec
 from services.records import CODEC
 from tests.helpers import play_to_end, random_legal_move, started_table
 
@@ -270,3 +271,121 @@ def test_a_codec_round_trips_mappings_as_pairs() -> None:
     encoded = codec.encode(board)
     assert encoded["cells"][0][0] == [0, 0]
     assert codec.decode(json.loads(json.dumps(encoded))) == board
+
+
+# --- Schema versions ---
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Version 1 stored ``row`` and ``col``; version 2 ``x`` and ``y``; version 3
+    the owner's name inside a nested ``owner`` dict."""
+
+    SCHEMA_VERSION: ClassVar[int] = 3
+
+    x: int
+    y: int
+    owner: tuple[str, ...]
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        data["x"] = data.pop("col")
+        data["y"] = data.pop("row")
+
+    @staticmethod
+    def upcast_v2_v3(data: dict[str, Any]) -> None:
+        data["owner"]["names"].append("(none)")
+        data["owner"] = data["owner"]["names"]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    spots: tuple[Spot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    SCHEMA_VERSION: ClassVar[int] = 3
+
+    value: int
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        data["value"] = 0
+
+
+VERSIONED = Codec({"test.Spot": Spot, "test.Board": Board})
+SPOT_V1 = {TYPE_KEY: "test.Spot", "row": 2, "col": 5, "owner": {"names": ["Ana"]}}
+SPOT_V2 = {
+    TYPE_KEY: "test.Spot",
+    VERSION_KEY: 2,
+    "x": 5,
+    "y": 2,
+    "owner": {"names": ["Ana"]},
+}
+
+
+def test_a_later_version_is_written_under_the_version_key_and_round_trips() -> None:
+    spot = Spot(1, -1, ("Ana",))
+    encoded = VERSIONED.encode(spot)
+    assert encoded == {
+        TYPE_KEY: "test.Spot",
+        VERSION_KEY: 3,
+        "x": 1,
+        "y": -1,
+        "owner": ["Ana"],
+    }
+    assert VERSIONED.decode(json.loads(json.dumps(encoded))) == spot
+
+
+def test_version_one_writes_no_version_key(played: tuple[list[Any], list[Any]]) -> None:
+    events, commands = played
+    unversioned = [e for e in [*events, *commands] if not isinstance(e, MovePlayed)]
+    assert unversioned
+    assert VERSION_KEY not in json.dumps([CODEC.encode(v) for v in unversioned])
+    assert VERSION_KEY not in VERSIONED.encode(Board(()))
+
+
+@pytest.mark.parametrize("stored", [SPOT_V1, SPOT_V2], ids=["v1", "v2"])
+def test_an_older_stored_dict_is_upcast_step_by_step(stored: dict[str, Any]) -> None:
+    assert VERSIONED.decode(stored) == Spot(5, 2, ("Ana", "(none)"))
+
+
+def test_a_stored_dict_without_a_version_key_is_version_one() -> None:
+    board = {TYPE_KEY: "test.Board", "spots": [SPOT_V1, SPOT_V2]}
+    expected = Spot(5, 2, ("Ana", "(none)"))
+    assert VERSIONED.decode(board) == Board((expected, expected))
+
+
+def test_upcasting_never_changes_the_callers_dict() -> None:
+    board = {TYPE_KEY: "test.Board", "spots": [SPOT_V1, SPOT_V2]}
+    before = copy.deepcopy(board)
+    VERSIONED.decode(board)
+    VERSIONED.decode(board)
+    assert board == before
+
+
+def test_a_dict_stored_by_newer_code_is_refused() -> None:
+    newer = {**SPOT_V2, VERSION_KEY: 4}
+    with pytest.raises(ValueError, match=r"test\.Spot.*stored by newer code"):
+        VERSIONED.decode(newer)
+
+
+@pytest.mark.parametrize("version", [0, -1, "2", None, 1.5])
+def test_a_stored_version_that_is_no_version_is_refused(version: object) -> None:
+    with pytest.raises(ValueError, match="no valid schema version"):
+        VERSIONED.decode({**SPOT_V2, VERSION_KEY: version})
+
+
+def test_a_codec_refuses_a_class_missing_an_upcaster() -> None:
+    with pytest.raises(ValueError, match=r"Skipped .*version 3.*upcast_v2_v3"):
+        Codec({"test.Skipped": Skipped})
+
+
+def test_a_codec_refuses_a_schema_version_below_one() -> None:
+    @dataclass(frozen=True)
+    class Zero:
+        SCHEMA_VERSION: ClassVar[int] = 0
+
+    with pytest.raises(ValueError, match="SCHEMA_VERSION must be an int >= 1"):
+        Codec({"test.Zero": Zero})
