@@ -59,16 +59,16 @@ class GameAuditServicer(game_audit_service_pb2_grpc.GameAuditServiceServicer):
 
     async def GetSigningKey(  # noqa: N802 (gRPC method names)
         self, request: game_audit_service_pb2.GetSigningKeyRequest, context: Any
-    ) -> game_audit_service_pb2.SigningKey:
+    ) -> game_audit_service_pb2.GetSigningKeyResponse:
         """Returns the public key that signs this server's exports."""
         return await serve(context, self._get_signing_key, request)
 
     def _get_signing_key(
         self, request: game_audit_service_pb2.GetSigningKeyRequest, metadata: Metadata
-    ) -> game_audit_service_pb2.SigningKey:
+    ) -> game_audit_service_pb2.GetSigningKeyResponse:
         del request, metadata  # open to everyone; nothing to choose
         public = self._signing_key.public
-        return game_audit_service_pb2.SigningKey(
+        return game_audit_service_pb2.GetSigningKeyResponse(
             public_key=public.raw,
             text=public.text,
             fingerprint=public.fingerprint,
