@@ -151,7 +151,7 @@ def parse_public_key(text: str) -> PublicKey:
         raise KeyFileError(msg)
     try:
         raw = base64.b64decode(stripped.removeprefix(TEXT_PREFIX), validate=True)
-    except binascii.Error:
+    except ValueError:  # binascii.Error, or a character that is not ASCII
         raw = b""
     if len(raw) != RAW_KEY_BYTES:
         msg = f"{TEXT_PREFIX} must be followed by 32 bytes in standard base64"
