@@ -36,9 +36,13 @@ class Row:
     data: dict[str, Any] | None
 
     def at(self, message: str) -> str:
-        """Returns a failure message that names this line (and its revision)."""
+        """Returns a failure message that names this line (and its revision).
+
+        The header's ``revision`` is the record's last, not the header's own:
+        a header is named by its line only.
+        """
         revision = self.data.get("revision") if self.data else None
-        if is_int(revision):
+        if is_int(revision) and "format" not in (self.data or {}):
             return f"revision {revision}: {message} (line {self.line})"
         return f"line {self.line}: {message}"
 

@@ -38,7 +38,9 @@ def check_signatures(
         return
     bad = [row for row in rows if not _holds(key, game, row)]
     for first, count in _runs(bad):
-        after = f" and the {count - 1} lines after it" if count > 1 else ""
+        after = {1: "", 2: " and the line after it"}.get(
+            count, f" and the {count - 1} lines after it"
+        )
         report.fail(
             first.at(
                 f"the signature does not hold for this line{after}: changed "

@@ -554,6 +554,13 @@ def test_an_edited_move_with_recomputed_digests_is_caught_by_its_signature(
     assert report.chain == "valid", report.failures
     assert report.redecided.startswith("all "), report.failures
     assert all("signature" in failure for failure in report.failures)
+    # The header, changed for the other game's last revision, is named by its line.
+    last = lines_of(forged)[0]["revision"]
+    assert not any(f.startswith(f"revision {last}:") for f in report.failures)
+    assert any(
+        f.startswith("line 1: the signature does not hold for this line:")
+        for f in report.failures
+    ), report.failures
 
 
 def test_an_edited_move_re_signed_with_another_key_is_refused(
@@ -583,6 +590,13 @@ def test_edited_final_scores_are_caught_by_the_signature_too(record: str) -> Non
     report = assert_forgery_caught(record, forged)
     assert report.chain == "valid"
     assert report.redecided == "failed"
+    assert any(
+        f.startswith(
+            f"revision {revision}: the signature does not hold for this line and "
+            "the line after it:"
+        )
+        for f in report.failures
+    ), report.failures
 
 
 def test_edited_final_scores_re_signed_with_another_key_are_refused(
