@@ -23,6 +23,7 @@ from infra.terminal.lines import EndOfInput, LineReader, wait
 from infra.terminal.lobby import SeatRequest, take_seat
 from infra.terminal.menu import QUIT_WORDS, Quit, Show, Submit, choose, menu_of
 from infra.terminal.menu import render_menu as menu_lines
+from infra.terminal.receipts import keep_receipt
 from infra.terminal.render import render_game
 from infra.terminal.resign import (
     CANCELLED,
@@ -140,7 +141,7 @@ def submit(session: Session, move: move_pb2.Move) -> None:
     assert session.menu is not None  # noqa: S101 (only called with a menu)
     connection = session.table.connection
     try:
-        connection.stub.SubmitMove(
+        reply = connection.stub.SubmitMove(
             game_service_pb2.SubmitMoveRequest(
                 name=session.game.name,
                 move=move,
@@ -154,6 +155,7 @@ def submit(session: Session, move: move_pb2.Move) -> None:
         session.message = describe_error(error)
     else:
         session.message = ""
+        keep_receipt(session, reply.game.revision, reply.game.record_digest)
     refresh(session)
 
 

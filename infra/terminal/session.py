@@ -13,6 +13,7 @@ from infra.terminal.feed import Feed, Item
 from infra.terminal.lines import LineReader, drain
 from infra.terminal.lobby import Table, seat_after_leaving
 from infra.terminal.menu import Menu
+from infra.terminal.receipts import keep_receipt, latest_receipt
 from infra.terminal.screen import new_log, record
 from infra.terminal.seats import save_seat
 from infra.terminal.undo import remember
@@ -37,17 +38,26 @@ class Session:
 
 
 def take_items(session: Session, first: Item) -> None:
-    """Logs the events that arrived; a failed stream ends the session."""
-    for item in drain(session.feed, first):
-        if item.kind == "error":
-            if session.gone:  # the server ends a given-up seat's feed: expected
-                return
-            raise ClientError(f"the live feed failed: {item.message}")
-        record(session.log, session.game, item.events)
-        remember(session.moves, session.game, item.events)
-        for event in item.events:
-            if event.WhichOneof("event") == "player_left":
-                _seat_given_up(session, event.player_left)
+    """Logs the events that arrived; a failed stream ends the session.
+
+    The latest record digest among them is kept as the seat's receipt, the
+    seat file written once for the whole batch.
+    """
+    seen: list[event_pb2.GameEvent] = []
+    try:
+        for item in drain(session.feed, first):
+            if item.kind == "error":
+                if session.gone:  # the server ends a given-up seat's feed: expected
+                    return
+                raise ClientError(f"the live feed failed: {item.message}")
+            record(session.log, session.game, item.events)
+            remember(session.moves, session.game, item.events)
+            seen.extend(item.events)
+            for event in item.events:
+                if event.WhichOneof("event") == "player_left":
+                    _seat_given_up(session, event.player_left)
+    finally:
+        keep_receipt(session, *latest_receipt(seen))
 
 
 def _seat_given_up(session: Session, left: event_pb2.PlayerLeft) -> None:
@@ -67,7 +77,7 @@ def load_game(session: Session) -> None:
 
     ``Game.caller`` names the caller's seat as it is now, so a seat resumed
     after players before it left (while this client was not running) is
-    followed too.
+    followed too. The game's record digest is kept as the seat's receipt.
     """
     session.game = get_game(session.table.connection, session.table.seat.game)
     seat = session.table.seat
@@ -76,3 +86,4 @@ def load_game(session: Session) -> None:
             session.table, seat=replace(seat, player=session.game.caller)
         )
         save_seat(session.table.seat, session.table.path)
+    keep_receipt(session, session.game.revision, session.game.record_digest)
