@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 # A consent proposal lapses when the other players have not all answered by then.
 PROPOSAL_LIFETIME = timedelta(minutes=2)
@@ -43,14 +43,24 @@ class MovePlayed:
     ``undoable`` records the game's verdict that the move revealed nothing (no
     draw, no reveal, no random step), so its mover may take it back alone;
     ``reveals`` its verdict that the move showed another seat or a spectator
-    something hidden, so no takeback may cross it (T19). Moves stored before
-    that verdict was recorded read as None, and are taken back as if False:
-    the rule they were made under (the audit accepts either verdict for them).
+    something hidden, so no takeback may cross it (T19). Every new move records
+    that verdict. None means unknown: the move was stored before the verdict
+    existed (schema version 1, which has no ``reveals``); such moves are taken
+    back as if False, the rule they were made under, and the audit accepts
+    either verdict for them.
     """
+
+    # Version 2 added ``reveals`` (docs/events.md).
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     undoable: bool
-    reveals: bool | None = None
+    reveals: bool | None
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """A move stored before the reveal verdict existed: unknown."""
+        data.setdefault("reveals", None)
 
 
 @dataclass(frozen=True, slots=True)

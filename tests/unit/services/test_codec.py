@@ -83,7 +83,8 @@ RARE_VALUES: list[Any] = [
     tables.GameFinished((0, 12, 12), (1, 2), "00" * 32),
     Placement(BLUE_CLOVER, -107, 108),
     QwirkleConfig(),
-    MovePlayed(2, undoable=True),
+    MovePlayed(2, undoable=True, reveals=False),
+    MovePlayed(1, undoable=False, reveals=None),
     UndoProposed(3, 1, 40, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)),
     UndoAccepted(3, 0),
     UndoResolved(3, UndoOutcome.REJECTED, 0, datetime(2026, 1, 2, tzinfo=UTC)),
@@ -271,6 +272,20 @@ def test_a_codec_round_trips_mappings_as_pairs() -> None:
     encoded = codec.encode(board)
     assert encoded["cells"][0][0] == [0, 0]
     assert codec.decode(json.loads(json.dumps(encoded))) == board
+
+
+def test_a_move_stored_before_the_reveal_verdict_reads_as_unknown() -> None:
+    stored = {TYPE_KEY: "table.MovePlayed", "seat": 1, "undoable": False}
+    before = dict(stored)
+    assert CODEC.decode(stored) == MovePlayed(1, undoable=False, reveals=None)
+    assert stored == before
+    assert CODEC.encode(MovePlayed(1, undoable=True, reveals=True)) == {
+        TYPE_KEY: "table.MovePlayed",
+        VERSION_KEY: 2,
+        "seat": 1,
+        "undoable": True,
+        "reveals": True,
+    }
 
 
 # --- Schema versions ---
