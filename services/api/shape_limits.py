@@ -49,7 +49,7 @@ _ROOM = 4
 DISPLAY_NAME = _ROOM * MAX_DISPLAY_NAME
 CUE = _ROOM * MAX_CUE_LENGTH
 ETAG = len('W/""') + 19  # W/"<revision>"
-HEX_DIGEST = 64  # a seed commitment or a revealed seed: 32 bytes in hex
+HEX_DIGEST = 64  # a seed commitment, a revealed seed or a record digest, in hex
 
 QWIRKLE_TILES = len(qwirkle.Color) * len(qwirkle.Shape) * qwirkle.COPIES
 SPLIT_CARD_ID = len("10H-L")
@@ -122,6 +122,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "UndoProposal.accepted_by[]": PLAYER_NAME,
         "Game.seed_commitment": HEX_DIGEST,
         "Game.seed": HEX_DIGEST,
+        "Game.record_digest": HEX_DIGEST,
         "Game.winners": SEATS,
         "Game.winners[]": PLAYER_NAME,
         "Game.host": PLAYER_NAME,

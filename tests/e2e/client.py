@@ -22,6 +22,7 @@ from tabletop.v1 import (
 )
 
 from services.audit import Report, verify
+from services.signing import parse_public_key
 
 R = TypeVar("R")
 STREAM_DEADLINE = 120  # seconds: a followed stream may not hang the suite
@@ -190,15 +191,30 @@ def start_two_seats(
     return name, tokens
 
 
-def verified_export(channel: grpc.Channel, game: str, operator_token: str) -> Report:
-    """Exports a game with the operator credential and verifies the record."""
+def signing_key(channel: grpc.Channel) -> game_audit_service_pb2.GetSigningKeyResponse:
+    """Returns the public key that signs the server's exports (open to everyone)."""
+    stub = game_audit_service_pb2_grpc.GameAuditServiceStub(channel)
+    return stub.GetSigningKey(game_audit_service_pb2.GetSigningKeyRequest(), timeout=10)
+
+
+def export(channel: grpc.Channel, game: str, operator_token: str) -> str:
+    """Returns the operator's signed export of a game."""
     stub = game_audit_service_pb2_grpc.GameAuditServiceStub(channel)
     reply = stub.ExportGame(
         game_audit_service_pb2.ExportGameRequest(name=game),
         metadata=auth(operator_token),
         timeout=30,
     )
-    return verify(reply.records)
+    return reply.records
+
+
+def verified_export(channel: grpc.Channel, game: str, operator_token: str) -> Report:
+    """Exports a game with the operator credential and verifies the record.
+
+    The signatures are checked with the public key the server serves.
+    """
+    key = parse_public_key(signing_key(channel).text)
+    return verify(export(channel, game, operator_token), public_keys=[key])
 
 
 class Spectator:

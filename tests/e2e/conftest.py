@@ -51,12 +51,15 @@ def start_server(
     processes: int = 1,
     metrics: bool = False,
     listen: str = "127.0.0.1:0",
+    signing_key_file: str | None = None,
 ) -> Server:
     """Starts ``tabletop serve`` on a free loopback port and waits until it serves.
 
     ``operator_token`` reaches the server through ``TABLETOP_OPERATOR_TOKEN``,
     never the command line. With ``metrics`` the server serves Prometheus
-    metrics on another free port too (``Server.metrics_url``).
+    metrics on another free port too (``Server.metrics_url``). Without
+    ``signing_key_file`` (``--signing-key-file``) the server signs exports with
+    an ephemeral key.
     """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", listen]
     command += ["--database", database, "--log-level", "WARNING"]
@@ -68,6 +71,8 @@ def start_server(
         command += ["--processes", str(processes)]
     if metrics:
         command += ["--metrics-listen", "127.0.0.1:0"]
+    if signing_key_file is not None:
+        command += ["--signing-key-file", signing_key_file]
     env = os.environ.copy()
     env.pop("TABLETOP_OPERATOR_TOKEN", None)
     if operator_token is not None:
@@ -91,17 +96,22 @@ def start_server(
         assert metrics_line is not None
         metrics_url = metrics_line.group(1)
     channel = grpc.insecure_channel(address)
-    deadline = time.monotonic() + 20
+    _wait_until_serving(channel)
+    stub = game_service_pb2_grpc.GameServiceStub(channel)
+    return Server(process, address, channel, stub, operator_token, metrics_url)
+
+
+def _wait_until_serving(channel: grpc.Channel, seconds: float = 20) -> None:
+    """Waits until the server's health check answers SERVING."""
+    deadline = time.monotonic() + seconds
     while True:
         try:
             if health_status(channel) == health_pb2.HealthCheckResponse.SERVING:
-                break
+                return
         except grpc.RpcError:
             if time.monotonic() > deadline:
                 raise
         time.sleep(0.05)
-    stub = game_service_pb2_grpc.GameServiceStub(channel)
-    return Server(process, address, channel, stub, operator_token, metrics_url)
 
 
 @pytest.fixture

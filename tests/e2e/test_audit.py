@@ -63,9 +63,17 @@ def _export(server: Server, name: str, token: str | None) -> str:
     return reply.records
 
 
-def _verify(path: Path) -> subprocess.CompletedProcess[str]:
+def _public_key(server: Server) -> str:
+    """Returns the text of the public key that signs the server's exports."""
+    return (
+        _audit(server).GetSigningKey(audit_api.GetSigningKeyRequest(), timeout=10).text
+    )
+
+
+def _verify(path: Path, *keys: str) -> subprocess.CompletedProcess[str]:
+    options = [part for key in keys for part in ("--public-key", key)]
     return subprocess.run(  # noqa: S603 (our own CLI)
-        [sys.executable, "-m", "infra.cli", "audit", "verify", str(path)],
+        [sys.executable, "-m", "infra.cli", "audit", "verify", str(path), *options],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -86,10 +94,15 @@ def test_an_exported_game_verifies_and_a_tampered_copy_does_not(
     assert json.loads(lines[-1])["seed"] == SEED.hex()
     exported = tmp_path / "game.jsonl"
     exported.write_text(records, encoding="utf-8")
-    verified = _verify(exported)
+    key = _public_key(audited)
+    verified = _verify(exported, key)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "RESULT: VERIFIED" in verified.stdout
     assert "re-decided" in verified.stdout
+    assert "signature:           valid" in verified.stdout
+    unsigned = _verify(exported)  # without a key the signatures are not checked
+    assert unsigned.returncode == 0, unsigned.stdout + unsigned.stderr
+    assert "no public key was given" in unsigned.stdout
 
     scored = next(i for i, line in enumerate(lines) if "qwirkle.TurnScored" in line)
     item = json.loads(lines[scored])
@@ -97,10 +110,13 @@ def test_an_exported_game_verifies_and_a_tampered_copy_does_not(
     lines[scored] = json.dumps(item, sort_keys=True, separators=(",", ":"))
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    refused = _verify(tampered)
+    refused = _verify(tampered, key)
     assert refused.returncode == 1, refused.stdout + refused.stderr
     revision = item["revision"]
-    assert f"revision {revision}: hash does not match its content" in refused.stdout
+    assert (
+        f"revision {revision}: the signature does not hold for this line:"
+        in refused.stdout
+    )
     assert "NOT VERIFIED" in refused.stdout
 
     assert _verify(tmp_path / "missing.jsonl").returncode == 2
@@ -115,9 +131,10 @@ def test_a_game_in_progress_exports_without_its_seed(
     assert json.loads(records.splitlines()[-1])["seed"] is None
     exported = tmp_path / "in-progress.jsonl"
     exported.write_text(records, encoding="utf-8")
-    verified = _verify(exported)
+    verified = _verify(exported, _public_key(audited))
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert "NOT checked" in verified.stdout
+    assert "signature:           valid" in verified.stdout
+    assert "not everything could be checked" in verified.stdout
 
 
 def test_only_the_operator_may_export(audited: Server, operator_token: str) -> None:
