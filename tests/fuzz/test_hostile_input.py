@@ -301,6 +301,7 @@ def _valid(world: World, rpc: str, table: Table) -> Message:
         "ListGameEvents": lambda: g.ListGameEventsRequest(parent=name, page_size=5),
         "ListGameTypes": g.ListGameTypesRequest,
         "ExportGame": lambda: game_audit_service_pb2.ExportGameRequest(name=name),
+        "GetSigningKey": game_audit_service_pb2.GetSigningKeyRequest,
     }
     return builders[rpc]()
 
@@ -440,7 +441,20 @@ def test_a_message_over_the_receive_limit_is_refused(world: World, rpc: str) -> 
 
 def test_every_rpc_is_fuzzed() -> None:
     """A new RPC is fuzzed as soon as the protos declare it."""
-    assert set(METHODS) >= {"SubmitMove", "ExportGame", "StreamGame", "CreateGame"}
+    assert set(METHODS) >= {
+        "SubmitMove",
+        "ExportGame",
+        "GetSigningKey",
+        "StreamGame",
+        "CreateGame",
+    }
     assert GetMessageClass(METHODS["SubmitMove"].input_type) is (
         game_service_pb2.SubmitMoveRequest
     )
+
+
+@pytest.mark.parametrize("rpc", sorted(METHODS))
+def test_every_rpc_has_a_valid_request_to_mutate(world: World, rpc: str) -> None:
+    """``_valid`` builds a request of the RPC's own input type for every RPC."""
+    request = _valid(world, rpc, world.tables[0])
+    assert request.DESCRIPTOR is METHODS[rpc].input_type
