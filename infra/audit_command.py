@@ -108,6 +108,9 @@ def _audit_verify(args: argparse.Namespace) -> int:
         return 2
     try:
         keys = [_public_key(text) for text in args.public_key]
+    except UnicodeDecodeError:
+        print("tabletop: a --public-key file is not text", file=sys.stderr)  # noqa: T201
+        return 2
     except OSError as error:
         print(f"tabletop: cannot read a public key: {error}", file=sys.stderr)  # noqa: T201
         return 2
