@@ -50,6 +50,7 @@ from tests.pg import fresh_schema
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))
 REVISIONS = (1, 2, 3, 4, 10, 25)  # GetGameRevision samples, besides the last
+CONNECTIONS = 6  # new TCP connections to a group of processes
 
 
 @dataclass
@@ -453,3 +454,28 @@ def test_serve_refuses_a_missing_or_bad_key_file(
         refused = _serve(postgres_url, bad)
         assert refused.returncode == 2, refused.stderr
         assert f"{bad} is not an unencrypted Ed25519 private key" in refused.stderr
+
+
+def test_every_process_of_a_group_signs_with_one_key(postgres_url: str) -> None:
+    operator = secrets.token_hex(16)
+    group = start_server(postgres_url, dev=True, operator_token=operator, processes=2)
+    # Each channel its own TCP connection, spread over the processes by the kernel.
+    channels = [
+        grpc.insecure_channel(group.address, [("grpc.use_local_subchannel_pool", 1)])
+        for _ in range(CONNECTIONS)
+    ]
+    try:
+        name = _a_few_moves(group)
+        keys = {signing_key(channel).SerializeToString() for channel in channels}
+        assert len(keys) == 1
+        key = signing_key(channels[0])
+        assert key.ephemeral  # made once by the supervisor, lasting no longer
+        public = parse_public_key(key.text)
+        for channel in channels:
+            report = verify(export(channel, name, operator), public_keys=[public])
+            assert report.ok, report.render()
+            assert report.signature == f"valid (key {key.fingerprint})"
+    finally:
+        for channel in channels:
+            channel.close()
+        assert group.stop() == 0
