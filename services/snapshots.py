@@ -31,6 +31,7 @@ from eventsourcing.utils import register_topic
 import domain
 from domain.common.table import Table
 from domain.games.registry import GAMES
+from services import record_digest
 from services.records import GameRecord
 from services.request_ids import Packed, RequestIds
 from services.tracebacks import withheld_traceback
@@ -144,6 +145,7 @@ def encode(record: GameRecord) -> list[Snapshot]:
         "created_at": record.created_at,
         "updated_at": record.updated_at,
         "requests": len(record.requests),
+        "digest": record.digest,
     }
     ids = tuple(record.requests.added_after(record.revision - CHECKPOINT_EVERY))
     rows = [Snapshot(fold_stream(record.game_id), record.revision, _dumps(fold))]
@@ -178,6 +180,8 @@ def decode(
         created_at=_typed(fold["created_at"], datetime),
         updated_at=_typed(fold["updated_at"], datetime),
         requests=requests,
+        digest=_typed(fold["digest"], str),
+        digest_key=record_digest.record_key(table.seed),
     )
 
 

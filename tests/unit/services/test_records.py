@@ -81,6 +81,7 @@ def test_unwrap_returns_what_wrap_stored() -> None:
         timestamp=T0,
         request_key="k",
         event=event,
+        payload=CODEC.encode(event),
     )
 
 
