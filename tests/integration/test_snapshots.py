@@ -34,13 +34,13 @@ def reader(
     """Returns a new store of the database and the ``gt`` of each event read."""
     app = create_app(Settings(database=database))
     reads: list[Any] = []
-    recorded_events = app.recorded_events
+    stored_events = app._stored_events  # what a fold reads
 
     def spied(game: UUID, *, gt: int | None = None, lte: int | None = None) -> Any:
         reads.append(gt)
-        return recorded_events(game, gt=gt, lte=lte)
+        return stored_events(game, gt=gt, lte=lte)
 
-    monkeypatch.setattr(app, "recorded_events", spied)
+    monkeypatch.setattr(app, "_stored_events", spied)
     return app, reads
 
 

@@ -97,13 +97,13 @@ def test_a_store_that_keeps_nothing_loads_from_the_newest_snapshot(
     events = app.recorded_events(game_id)
     app.kept = KeptGames(snapshots=app.kept.snapshots)
     read: list[int | None] = []
-    recorded_events = app.recorded_events
+    stored_events = app._stored_events
 
     def spied(game: UUID, *, gt: int | None = None, lte: int | None = None) -> Any:
         read.append(gt)
-        return recorded_events(game, gt=gt, lte=lte)
+        return stored_events(game, gt=gt, lte=lte)
 
-    monkeypatch.setattr(app, "recorded_events", spied)
+    monkeypatch.setattr(app, "_stored_events", spied)
     assert app.get_game(game_id) == fold(game_id, events)
     middle = len(events) // 2
     app.kept = KeptGames(snapshots=app.kept.snapshots)
