@@ -119,11 +119,45 @@ class Codec:
             return frozenset(self.decode(item, args[0]) for item in data)
         return data
 
-    def _decode_dataclass(self, data: dict[str, Any]) -> Any:
+    def current_form(self, data: Any) -> Any:
+        """Returns stored data as today's code would write what it decodes to.
+
+        Every registered value in it is upcast to its class's current version
+        and given the fields added since with their defaults, so that for what
+        any release stored ``encode(decode(data)) == current_form(data)``. Keys
+        a class does not define are kept, so a comparison shows them. ``data``
+        itself is not changed.
+        """
+        if isinstance(data, list):
+            return [self.current_form(item) for item in data]
+        if not isinstance(data, dict):
+            return data
+        if TYPE_KEY not in data:
+            return {key: self.current_form(value) for key, value in data.items()}
+        cls = self._class_of(data)
+        current = self._versions[cls]
+        stored = data.get(VERSION_KEY, 1)
+        if stored != current:
+            data = _upcast(cls, data, stored, current)
+        form = {key: self.current_form(value) for key, value in data.items()}
+        for field in dataclasses.fields(cls):
+            if field.name in form:
+                continue
+            if field.default is not dataclasses.MISSING:
+                form[field.name] = self.encode(field.default)
+            elif field.default_factory is not dataclasses.MISSING:
+                form[field.name] = self.encode(field.default_factory())
+        return form
+
+    def _class_of(self, data: dict[str, Any]) -> type[Any]:
         cls = self._by_name.get(data[TYPE_KEY])
         if cls is None:
             msg = f"unknown stored type {data[TYPE_KEY]!r}"
             raise ValueError(msg)
+        return cls
+
+    def _decode_dataclass(self, data: dict[str, Any]) -> Any:
+        cls = self._class_of(data)
         current = self._versions[cls]
         stored = data.get(VERSION_KEY, 1)
         if stored != current:

@@ -219,10 +219,18 @@ def _as_recorded(mine: Any, recorded: Any) -> Any:
     """Returns a re-decided event as a record of its time would hold it.
 
     A ``MovePlayed`` stored before moves' reveals were judged (T19) records
-    none; the verdict of today's rules is not held against it.
+    none; the verdict of today's rules is not held against it. A
+    ``GameStarted`` stored before the missed-turns rule (T24) records 0: the
+    game is played under no such rule, whatever today's is.
     """
     if isinstance(recorded, MovePlayed) and recorded.reveals is None:
         return dataclasses.replace(mine, reveals=None)
+    if (
+        isinstance(recorded, tables.GameStarted)
+        and isinstance(mine, tables.GameStarted)
+        and recorded.missed_turns_gone == 0
+    ):
+        return dataclasses.replace(mine, missed_turns_gone=0)
     return mine
 
 

@@ -6,7 +6,7 @@ import copy
 import json
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -329,7 +329,18 @@ class Skipped:
         data["value"] = 0
 
 
-VERSIONED = Codec({"test.Spot": Spot, "test.Board": Board})
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """Version 1 throughout; every field but ``name`` was added with a default."""
+
+    name: str
+    shown: bool = True
+    note: str | None = None
+    tags: tuple[str, ...] = field(default_factory=tuple)
+    at: Spot | None = None
+
+
+VERSIONED = Codec({"test.Spot": Spot, "test.Board": Board, "test.Flag": Flag})
 SPOT_V1 = {TYPE_KEY: "test.Spot", "row": 2, "col": 5, "owner": {"names": ["Ana"]}}
 SPOT_V2 = {
     TYPE_KEY: "test.Spot",
@@ -404,3 +415,43 @@ def test_a_codec_refuses_a_schema_version_below_one() -> None:
 
     with pytest.raises(ValueError, match="SCHEMA_VERSION must be an int >= 1"):
         Codec({"test.Zero": Zero})
+
+
+FLAG_BEFORE_ITS_DEFAULTS = {TYPE_KEY: "test.Flag", "name": "x"}
+FLAG_AT_A_V1_SPOT = {TYPE_KEY: "test.Flag", "name": "y", "at": SPOT_V1}
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        SPOT_V1,
+        SPOT_V2,
+        {TYPE_KEY: "test.Board", "spots": [SPOT_V1, SPOT_V2]},
+        FLAG_BEFORE_ITS_DEFAULTS,
+        FLAG_AT_A_V1_SPOT,
+        VERSIONED.encode(Flag("z", shown=False, tags=("a",), at=Spot(0, 0, ()))),
+    ],
+    ids=["v1", "v2", "nested", "defaults", "nested-v1", "current"],
+)
+def test_the_current_form_of_stored_data_is_what_its_value_encodes_to(
+    stored: dict[str, Any],
+) -> None:
+    before = copy.deepcopy(stored)
+    current = VERSIONED.current_form(stored)
+    assert current == VERSIONED.encode(VERSIONED.decode(stored))
+    assert stored == before
+
+
+def test_the_current_form_fills_defaults_and_keeps_keys_no_class_defines() -> None:
+    assert VERSIONED.current_form(FLAG_BEFORE_ITS_DEFAULTS) == {
+        TYPE_KEY: "test.Flag",
+        "name": "x",
+        "shown": True,
+        "note": None,
+        "tags": [],
+        "at": None,
+    }
+    stored = {**FLAG_BEFORE_ITS_DEFAULTS, "stolen": 1}
+    current = VERSIONED.current_form(stored)
+    assert current["stolen"] == 1
+    assert current != VERSIONED.encode(VERSIONED.decode(stored))
