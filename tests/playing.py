@@ -27,6 +27,17 @@ class Clock:
         self.now += timedelta(seconds=seconds)
 
 
+class TickingClock:
+    """A clock that moves one second each time it is read, from a fixed time."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
 def always(command: Any) -> Callable[[GameRecord, int], Any]:
     """Returns a ``command_for`` that submits ``command`` whatever the seat."""
 

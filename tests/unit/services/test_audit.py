@@ -16,7 +16,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -44,24 +44,13 @@ from services.games import Applied, Call, GamesApp, Seated
 from services.record_digest import genesis, next_digest, record_key
 from services.records import CODEC
 from services.signing import PublicKey, SigningKey
-from tests.playing import always
+from tests.playing import TickingClock, always
 
 SEED = bytes(range(32))
 SEED_HEX = SEED.hex()
 # The server's key, and another that is not the server's.
 KEY = SigningKey.generate()
 OTHER_KEY = SigningKey.generate()
-
-
-class Clock:
-    """A clock the test moves by hand, one second per request."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 @dataclass
@@ -79,7 +68,7 @@ def _app() -> GamesApp:
     return GamesApp(
         {"PERSISTENCE_MODULE": "eventsourcing.popo"},
         allow_client_seed=True,
-        clock=Clock(),
+        clock=TickingClock(),
     )
 
 

@@ -14,7 +14,6 @@ import hmac
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -34,7 +33,7 @@ from services.audit import export_game
 from services.games import Applied, Call, GamesApp, Seated
 from services.request_ids import request_key
 from services.signing import SigningKey
-from tests.playing import always
+from tests.playing import TickingClock, always
 
 SEED = bytes(range(32))
 DOC = Path(__file__).parents[3] / "docs" / "audit.md"
@@ -57,17 +56,6 @@ FIRST_MOVE = PlaceTiles(
 )
 
 
-class Clock:
-    """A clock that moves one second each time it is read."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
-
-
 @dataclass(frozen=True)
 class Game:
     app: GamesApp
@@ -79,7 +67,7 @@ def play() -> Game:
     app = GamesApp(
         {"PERSISTENCE_MODULE": "eventsourcing.popo"},
         allow_client_seed=True,
-        clock=Clock(),
+        clock=TickingClock(),
     )
     created = app.create_game(
         "qwirkle", QwirkleConfig(), 2, "Ana", SEED, request_id="create-1"
