@@ -13,12 +13,10 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import StoredEvent as StoredRow
 from tabletop.v1 import game_service_pb2
 
 from domain.common import table as tables
@@ -34,8 +32,9 @@ from services.records import CODEC
 from services.request_ids import request_key
 from services.signing import SigningKey
 from services.tokens import seat_token
+from tests.old_records import QWIRKLE_9EF3ADB as FIXTURE
+from tests.old_records import insert_rows, load_records
 
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "records" / "qwirkle-9ef3adb.json"
 UUID_TEXT = re.compile(
     r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 )
@@ -44,8 +43,7 @@ UUID_TEXT = re.compile(
 @pytest.fixture(scope="module")
 def fixture() -> dict[str, Any]:
     """The fixture file, as written."""
-    loaded: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    return loaded
+    return load_records(FIXTURE)
 
 
 @pytest.fixture(scope="module")
@@ -57,17 +55,7 @@ def states(fixture: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.fixture
 def old_game(open_app: GamesApp, fixture: dict[str, Any]) -> UUID:
     """Inserts the fixture's rows verbatim into the store; yields the game's id."""
-    rows = [
-        StoredRow(
-            originator_id=UUID(row["originator_id"]),
-            originator_version=row["originator_version"],
-            topic=row["topic"],
-            state=row["state"].encode("utf-8"),
-        )
-        for row in fixture["rows"]
-    ]
-    open_app.recorder.insert_events(rows)
-    return UUID(fixture["game_id"])
+    return insert_rows(open_app.recorder, fixture)
 
 
 def _payloads(states: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
