@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from services.signing import (
@@ -131,7 +132,11 @@ def _audit_verify(args: argparse.Namespace) -> int:
 def _public_key(text: str) -> PublicKey:
     """Returns the key of ``ed25519:...`` or of the file a path names."""
     if not text.strip().startswith(TEXT_PREFIX):
-        with open(text, encoding="utf-8") as file:  # noqa: PTH123 (user's path)
+        path = Path(text)
+        if not path.is_file():  # a FIFO or a device would never end
+            msg = f"{text} is not ed25519:<base64>, nor a file holding a key"
+            raise KeyFileError(msg)
+        with path.open(encoding="utf-8") as file:
             text = file.read(MAX_KEY_FILE_BYTES)
     return parse_public_key(text)
 

@@ -58,7 +58,8 @@ class PublicKey:
             Ed25519PublicKey.from_public_bytes(self.raw).verify(raw, message)
         except (InvalidSignature, binascii.Error, ValueError):
             return False
-        return True
+        # One spelling only: base64 with other padding bits decodes the same.
+        return base64.b64encode(raw).decode("ascii") == signature
 
 
 class SigningKey:

@@ -75,6 +75,11 @@ def _parse(chunk: bytes, where: str, report: Report) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         report.fail(f"{where}: not a JSON object")
         return None
+    try:
+        canonical(data).encode("utf-8")
+    except UnicodeEncodeError:
+        report.fail(f"{where}: holds text that is not Unicode (a lone surrogate)")
+        return None
     if canonical(data) != line:
         report.fail(f"{where}: not in canonical form (sorted keys, no spaces)")
     return data

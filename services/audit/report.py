@@ -51,7 +51,15 @@ class Report:
         self.findings.append(("unchecked", message))
 
     def render(self) -> str:
-        """Returns the report as text for a terminal."""
+        """Returns the report as text for a terminal.
+
+        Text that came from the file (a game type, an event's type) is shown
+        with every character that is not printable escaped, so that a record
+        cannot add lines to its own report or hide them with control codes.
+        """
+        return "".join(_printable(line) + "\n" for line in self._lines())
+
+    def _lines(self) -> list[str]:
         state = "finished" if self.finished else "not finished"
         title = self.game or "an unidentified game"
         summary = f"{self.game_type or '?'}, {self.events} events, {state}"
@@ -81,4 +89,11 @@ class Report:
             )
         else:
             lines.append("RESULT: VERIFIED")
-        return "\n".join(lines) + "\n"
+        return lines
+
+
+def _printable(text: str) -> str:
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )

@@ -35,7 +35,7 @@ def check_revisions(
         if count > 1:
             report.fail(f"revision {revision} appears {count} times")
     last = max(revisions, default=0)
-    for first, end in _ranges(sorted(set(range(1, last + 1)) - set(revisions))):
+    for first, end in _gaps(sorted(set(revisions))):
         if first == end:
             report.fail(f"revision {first} is missing")
         else:
@@ -113,20 +113,22 @@ def decode_entries(
             event = CODEC.decode(data["event"])
             name = CODEC.name_of(event)
             command = CODEC.decode(data["command"])
+            # Brought to today's shape (upcast, fields added since at their
+            # defaults: docs/events.md), a recorded event or command must be
+            # exactly what its value encodes to; a key no class defines stays.
+            event_form = CODEC.current_form(data["event"])
+            command_form = CODEC.current_form(data["command"])
         except _DECODING as error:
             report.fail(row.at(f"the event or command cannot be decoded: {error}"))
             broken = True
             continue
         if name != data["type"]:
             report.fail(row.at(f"type says {data['type']}, but the event is {name}"))
-        # Brought to today's shape (upcast, fields added since at their
-        # defaults: docs/events.md), a recorded event or command must be
-        # exactly what its value encodes to; a key no class defines stays over.
-        elif CODEC.encode(event) != CODEC.current_form(data["event"]):
+        elif CODEC.encode(event) != event_form:
             report.fail(row.at("the event holds fields the game does not define"))
         if command is not None and (
             not isinstance(command, _COMMAND_TYPES)
-            or CODEC.encode(command) != CODEC.current_form(data["command"])
+            or CODEC.encode(command) != command_form
         ):
             report.fail(row.at("the command is not a well-formed table command"))
         time = parse_time(data["time"])
@@ -151,11 +153,15 @@ def decode_entries(
     return entries
 
 
-def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
-    ranges: list[tuple[int, int]] = []
-    for number in numbers:
-        if ranges and ranges[-1][1] == number - 1:
-            ranges[-1] = (ranges[-1][0], number)
-        else:
-            ranges.append((number, number))
-    return ranges
+def _gaps(revisions: list[int]) -> list[tuple[int, int]]:
+    """Returns the ranges of revisions missing from 1 to the last of ``revisions``.
+
+    Computed between neighbours, so that a made-up huge revision costs nothing.
+    """
+    gaps: list[tuple[int, int]] = []
+    previous = 0
+    for revision in revisions:
+        if revision > previous + 1:
+            gaps.append((previous + 1, revision - 1))
+        previous = revision
+    return gaps
