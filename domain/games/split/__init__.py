@@ -1,7 +1,8 @@
 """Split: pair card halves into matches, use their bonuses, empty your hand.
 
-Normative rules: ``shared/rules/split.md``. ``RULES`` is the game's entry in the
-registry; the stored names below never change once games are stored.
+Section (§) and decision (D) numbers in this package refer to
+``docs/rules/split.md``. ``RULES`` is the game's entry in the registry; the
+stored names below never change once games are stored.
 """
 
 from __future__ import annotations
