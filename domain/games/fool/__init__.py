@@ -1,7 +1,8 @@
 """Fool!: tricks are worth nothing, and the worst card of each sits out the next.
 
-Normative rules: ``shared/rules/fool.md``. ``RULES`` is the game's entry in the
-registry; the stored names below never change once games are stored.
+Section (§) and decision (D) numbers in this package refer to
+``docs/rules/fool.md``. ``RULES`` is the game's entry in the registry; the
+stored names below never change once games are stored.
 """
 
 from __future__ import annotations
