@@ -2,7 +2,8 @@
 
 Normative rules: ``shared/rules/gnoming-a-round.md``. ``RULES`` is the game's
 entry in the registry; the stored names below never change once games are
-stored.
+stored. Section (§) and decision (D) numbers in this package refer to
+``docs/rules/gnoming-a-round.md``.
 """
 
 from __future__ import annotations
