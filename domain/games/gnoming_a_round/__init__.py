@@ -1,6 +1,6 @@
 """Gnoming A Round: a 3 x 3 layout of mostly face-down cards, lowest score wins.
 
-Normative rules: ``shared/rules/gnoming-a-round.md``. ``RULES`` is the game's
+``RULES`` is the game's
 entry in the registry; the stored names below never change once games are
 stored. Section (§) and decision (D) numbers in this package refer to
 ``docs/rules/gnoming-a-round.md``.

@@ -1,11 +1,8 @@
 """Hues and Cues: describe a secret colour square in a word or two; others guess.
 
-Normative rules: ``shared/rules/hues-and-cues.md``. ``RULES`` is the game's
-entry in the registry; the stored names below never change once games are
-stored.
-
-Section (§) and decision (D) numbers in this package refer to
-``docs/rules/hues-and-cues.md``.
+``RULES`` is the game's entry in the registry; the stored names below never
+change once games are stored. Section (§) and decision (D) numbers in this
+package refer to ``docs/rules/hues-and-cues.md``.
 """
 
 from __future__ import annotations

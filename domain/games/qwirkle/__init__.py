@@ -1,9 +1,8 @@
 """Qwirkle: lay tiles from a private rack of six into lines on an open grid.
 
-Normative rules: ``shared/rules/qwirkle.md``. Section (§) and decision (D)
-numbers in this package refer to ``docs/rules/qwirkle.md``. ``RULES`` is the
-game's entry in the registry; the stored names below never change once games
-are stored.
+Section (§) and decision (D) numbers in this package refer to
+``docs/rules/qwirkle.md``. ``RULES`` is the game's entry in the registry; the
+stored names below never change once games are stored.
 """
 
 from __future__ import annotations

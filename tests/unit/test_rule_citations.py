@@ -1,0 +1,48 @@
+"""Every rule section (§) and decision (D) a game's code cites is in the repository.
+
+A game's package and its converter cite sections and numbered decisions of the
+game's rules; they refer to ``docs/rules/<game>.md``, where each section is a
+heading (``### 4.1 ...``) and each decision a bold label (``**D3 ...**``). A
+citation of ``DESIGN §n`` is cross-game and is not checked here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from domain.games.registry import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+SECTION = re.compile(r"(?<!DESIGN )§(\d+(?:\.\d+)*)")
+DECISION = re.compile(r"\bD(\d+)\b")
+
+
+def _cited(package: str) -> tuple[set[str], set[str]]:
+    files = [*(ROOT / "domain" / "games" / package).rglob("*.py")]
+    converter = ROOT / "services" / "api" / "convert" / f"{package}.py"
+    if converter.exists():
+        files.append(converter)
+    text = "\n".join(path.read_text(encoding="utf-8") for path in files)
+    return set(SECTION.findall(text)), set(DECISION.findall(text))
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_every_citation_of_a_game_resolves_in_its_rules(game_type: str) -> None:
+    rules = ROOT / "docs" / "rules" / f"{game_type.replace('_', '-')}.md"
+    doc = rules.read_text(encoding="utf-8")
+    sections, decisions = _cited(game_type)
+    assert sections, f"{game_type} cites no section: is the pattern right?"
+    missing = [
+        f"§{section}"
+        for section in sorted(sections)
+        if not re.search(rf"^#{{2,6}} {re.escape(section)}\.? ", doc, re.MULTILINE)
+    ]
+    missing += [
+        f"D{number}"
+        for number in sorted(decisions, key=int)
+        if not re.search(rf"\*\*D{number}\b", doc)
+    ]
+    assert not missing, f"{rules.name} lacks what the code cites: {missing}"
