@@ -39,6 +39,7 @@ from domain.common.seats import Seat
 from domain.games.registry import rules_for
 from services.records import GameRecord
 from services.request_ids import request_key
+from services.stand_ins import resigned_to_move, timeout_for
 from services.store import (
     Applied,
     Batch,
@@ -57,7 +58,6 @@ from services.tokens import (
     seat_token,
     token_hash,
 )
-from services.turns import resigned_to_move, timeout_for
 
 # How long a table waits for players before it closes, unless configured.
 DEFAULT_TABLE_WAIT = timedelta(hours=24)

@@ -25,81 +25,19 @@ from uuid import UUID
 
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
-from domain.bots import choose_move
-from domain.common.commands import PlayResigned, TimeOut
-from domain.common.decision import Rejected, reject
+from domain.common.decision import Rejected
 from domain.common.table_state import TurnTimerStarted
 from services.log_clock import LogClock
-from services.records import GameRecord
 from services.tracebacks import withheld_traceback
 
 if TYPE_CHECKING:
     from services.games import GamesApp
-    from services.store import Applied, CommandFor
+    from services.store import Applied
 
 log = logging.getLogger(__name__)
 
 TIMER_TOPIC = "table.TurnTimerStarted"
 FINISHED_TOPIC = "table.GameFinished"
-
-
-def timeout_for(deadline: datetime) -> CommandFor:
-    """Returns the command builder of a timeout of the timer set for ``deadline``."""
-
-    def command_for(record: GameRecord, _: int | None) -> TimeOut | Rejected:
-        if record.table.turn_deadline != deadline:
-            return reject(
-                "TIMER_RESTARTED",
-                "The turn timer was set again since; this timeout is stale.",
-                "table/turn_time_limit",
-            )
-        return timed_out(record)
-
-    return command_for
-
-
-def timed_out(record: GameRecord) -> TimeOut | Rejected:
-    """Returns the timeout of the first seat to move, with the bot's move for it."""
-    game = record.table.game
-    to_move = record.rules.to_move(game) if game is not None else ()
-    if not to_move:
-        return reject(
-            "NOBODY_TO_MOVE",
-            "No seat is to move, so no turn can time out.",
-            "table/turn_time_limit",
-        )
-    seat = to_move[0]
-    move = choose_move(record.table.game_type, game, seat)
-    if move is None:
-        return reject(
-            "NO_LEGAL_MOVE",
-            f"Seat {seat} has no legal move for the bot to play.",
-            "table/turn_time_limit",
-            seat=seat,
-        )
-    return TimeOut(seat, move)
-
-
-def resigned_to_move(record: GameRecord, _: int | None) -> PlayResigned | Rejected:
-    """Returns the bot's move for the first resigned seat that is to move."""
-    game = record.table.game
-    to_move = record.rules.to_move(game) if game is not None else ()
-    seat = next((s for s in to_move if s in record.table.resigned), None)
-    if seat is None:
-        return reject(
-            "NO_RESIGNED_SEAT_TO_MOVE",
-            "No seat that resigned is to move.",
-            "table/resigned",
-        )
-    move = choose_move(record.table.game_type, game, seat)
-    if move is None:
-        return reject(
-            "NO_LEGAL_MOVE",
-            f"Seat {seat} has no legal move for the bot to play.",
-            "table/resigned",
-            seat=seat,
-        )
-    return PlayResigned(seat, move)
 
 
 @dataclass(frozen=True, slots=True, order=True)
