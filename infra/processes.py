@@ -15,14 +15,6 @@ server dies the others are stopped too, so that whatever supervises the group
 (systemd, a container runtime) restarts it whole. With ``--metrics-listen``
 the servers write their metrics to files in a directory of the supervisor's,
 which alone serves them, summed (decision S7).
-
-Every server process raises its open-file limit to the hard limit when it
-starts (``raise_open_file_limit``): each connection holds a descriptor, and
-the usual soft limit of 1,024 lets about a thousand idle connections lock new
-clients out. The gRPC server is told to accept connections only up to that
-limit less ``RESERVED_FILES`` (``connection_options``), so a flood of
-connections is refused at the door instead of leaving the database pool, the
-event store and the logs without descriptors.
 """
 
 from __future__ import annotations
@@ -31,7 +23,6 @@ import asyncio
 import logging
 import multiprocessing
 import queue
-import resource
 import signal
 import socket
 from collections.abc import Iterator, Sequence
@@ -49,36 +40,6 @@ from infra.telemetry import announce_metrics
 log = logging.getLogger(__name__)
 
 READY_SECONDS = 60.0  # for every server to listen
-# Descriptors kept from gRPC's connections: the PostgreSQL pool (a few tens),
-# the SQLite file, the logs, the metrics server, gRPC's own pipes and epoll.
-RESERVED_FILES = 256
-MIN_CONNECTIONS = 64  # accepted whatever the limit, or nobody could call
-
-
-def raise_open_file_limit() -> tuple[int, int]:
-    """Raises this process's soft open-file limit to its hard one; returns both.
-
-    Where the hard limit is unlimited or cannot be reached (macOS refuses
-    more than ``OPEN_MAX``), the soft limit stays as it was.
-    """
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and soft < hard:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        except (ValueError, OSError):
-            log.warning("cannot raise the open-file limit from %d to %d", soft, hard)
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return soft, hard
-
-
-def connection_options(settings: Settings) -> tuple[tuple[str, int], ...]:
-    """Returns the gRPC server options that bound its connections."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    most = soft - RESERVED_FILES if soft != resource.RLIM_INFINITY else 1 << 20
-    return (
-        ("grpc.max_connection_idle_ms", round(settings.idle_seconds * 1000)),
-        ("grpc.max_allowed_incoming_connections", max(MIN_CONNECTIONS, most)),
-    )
 
 
 def serve_processes(settings: Settings, log_level: str) -> int:
@@ -186,7 +147,7 @@ def _process_ended(directory: str, pid: int) -> None:
 def _child(settings: Settings, log_level: str, ready: Any) -> None:
     """Runs one server; puts its port on ``ready``, or None if it cannot start."""
     configure(log_level, settings.log_format, process_name=True)
-    from infra.server import serve  # noqa: PLC0415 (infra.server imports this)
+    from infra.server import serve  # noqa: PLC0415 (a child imports the server)
 
     try:
         asyncio.run(serve(settings, ready=ready.put))

@@ -35,7 +35,7 @@ from tabletop.v1 import (
 
 from infra.databases import where
 from infra.event_store import create_app
-from infra.processes import connection_options, raise_open_file_limit
+from infra.open_files import connection_options, raise_open_file_limit
 from infra.settings import Settings
 from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
@@ -72,7 +72,7 @@ MAX_REQUEST_BYTES = 64 * 1024
 # Keepalive for mobile clients (API.md §2.7): allow pings every 20 s while a call
 # is open, recycle connections every 30 min. A connection without calls is
 # closed after --idle-seconds, and at most as many are accepted as the
-# process may open files (infra/processes.py, connection_options).
+# process may open files (infra/open_files.py, connection_options).
 SERVER_OPTIONS = (
     ("grpc.keepalive_time_ms", 60_000),
     ("grpc.keepalive_timeout_ms", 20_000),

@@ -23,7 +23,6 @@ from infra.terminal.lines import EndOfInput, LineReader, wait
 from infra.terminal.lobby import SeatRequest, take_seat
 from infra.terminal.menu import QUIT_WORDS, Quit, Show, Submit, choose, menu_of
 from infra.terminal.menu import render_menu as menu_lines
-from infra.terminal.receipts import keep_receipt
 from infra.terminal.render import render_game
 from infra.terminal.resign import (
     CANCELLED,
@@ -43,7 +42,7 @@ from infra.terminal.screen import (
     problem,
     prompt,
 )
-from infra.terminal.session import Session, load_game, take_items
+from infra.terminal.session import Session, keep_receipt, load_game, take_items
 from infra.terminal.undo import HELP as UNDO_HELP
 from infra.terminal.undo import act, awaits_answer, parse, pending_line
 from infra.terminal.waiting import WAIT_PROMPT, wait_for_start

@@ -17,12 +17,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
+from infra.terminal.seats import Seat, load_seat, seat_path
 
 if TYPE_CHECKING:
     from tabletop.v1 import event_pb2
 
-    from infra.terminal.session import Session
 
 DIGEST_LENGTH = 64  # hex digits of a record digest
 
@@ -52,21 +51,6 @@ def with_receipt(seat: Seat, revision: int, digest: str) -> Seat:
     if not digest or revision <= seat.receipt_revision:
         return seat
     return replace(seat, receipt_revision=revision, receipt_digest=digest)
-
-
-def keep_receipt(session: Session, revision: int, digest: str) -> None:
-    """Keeps a newer receipt in the session's seat and saves its seat file.
-
-    Nothing is kept once the seat was given up (its file is forgotten).
-    """
-    if session.gone:
-        return
-    table = session.table
-    seat = with_receipt(table.seat, revision, digest)
-    if seat is table.seat:
-        return
-    save_seat(seat, table.path)
-    session.table = replace(table, seat=seat)
 
 
 def latest_receipt(events: Iterable[event_pb2.GameEvent]) -> tuple[int, str]:

@@ -13,7 +13,7 @@ from infra.terminal.feed import Feed, Item
 from infra.terminal.lines import LineReader, drain
 from infra.terminal.lobby import Table, seat_after_leaving
 from infra.terminal.menu import Menu
-from infra.terminal.receipts import keep_receipt, latest_receipt
+from infra.terminal.receipts import latest_receipt, with_receipt
 from infra.terminal.screen import new_log, record
 from infra.terminal.seats import save_seat
 from infra.terminal.undo import remember
@@ -87,3 +87,18 @@ def load_game(session: Session) -> None:
         )
         save_seat(session.table.seat, session.table.path)
     keep_receipt(session, session.game.revision, session.game.record_digest)
+
+
+def keep_receipt(session: Session, revision: int, digest: str) -> None:
+    """Keeps a newer receipt in the session's seat and saves its seat file.
+
+    Nothing is kept once the seat was given up (its file is forgotten).
+    """
+    if session.gone:
+        return
+    table = session.table
+    seat = with_receipt(table.seat, revision, digest)
+    if seat is table.seat:
+        return
+    save_seat(seat, table.path)
+    session.table = replace(table, seat=seat)

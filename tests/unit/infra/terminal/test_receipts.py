@@ -12,19 +12,14 @@ import pytest
 from rich.console import Console
 from tabletop.v1 import event_pb2, game_pb2, game_service_pb2_grpc
 
-from infra.terminal import receipts
+from infra.terminal import session as sessions
 from infra.terminal.connection import Connection
 from infra.terminal.feed import Feed, Item
 from infra.terminal.lines import LineReader
 from infra.terminal.lobby import Table
-from infra.terminal.receipts import (
-    keep_receipt,
-    kept_receipts,
-    latest_receipt,
-    with_receipt,
-)
+from infra.terminal.receipts import kept_receipts, latest_receipt, with_receipt
 from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
-from infra.terminal.session import Session, take_items
+from infra.terminal.session import Session, keep_receipt, take_items
 
 GAME = "games/abc"
 DIGEST = "0123456789abcdef" * 4
@@ -162,7 +157,7 @@ def test_a_burst_of_events_writes_the_seat_file_once(
         writes.append(seat)
         save_seat(seat, where)
 
-    monkeypatch.setattr(receipts, "save_seat", counted)
+    monkeypatch.setattr(sessions, "save_seat", counted)
     for revision in (2, 3):
         session.feed.items.put(Item("events", (_event(revision, f"{revision}" * 64),)))
     take_items(session, Item("events", (_event(1, "1" * 64),)))
