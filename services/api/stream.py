@@ -1,4 +1,4 @@
-"""``StreamGame``: a game's live feed, redacted for its caller (API.md §2.8).
+"""``StreamGame``: a game's live feed, redacted for its caller (docs/design.md §7).
 
 The stream registers its listener before it reads the game, sends the caller's
 snapshot or the stored events after ``after_revision``, then every new event as
