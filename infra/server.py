@@ -69,10 +69,11 @@ SERVICES = ("", SERVICE_NAME, AUDIT_SERVICE_NAME)  # those the health service re
 # every byte under it is parsed on the event loop before a guard can refuse
 # the call: at 1 MiB a refused request cost some 10 ms of the loop.
 MAX_REQUEST_BYTES = 64 * 1024
-# Keepalive for mobile clients (API.md §2.7): allow pings every 20 s while a call
-# is open, recycle connections every 30 min. A connection without calls is
-# closed after --idle-seconds, and at most as many are accepted as the
-# process may open files (infra/open_files.py, connection_options).
+# Keepalive for mobile clients, whose networks drop quiet connections: allow
+# pings every 20 s while a call is open, recycle connections every 30 min. A
+# connection without calls is closed after --idle-seconds, and at most as many
+# are accepted as the process may open files (infra/open_files.py,
+# connection_options).
 SERVER_OPTIONS = (
     ("grpc.keepalive_time_ms", 60_000),
     ("grpc.keepalive_timeout_ms", 20_000),
