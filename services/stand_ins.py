@@ -9,6 +9,7 @@ resigned is to move (``services/table_clock.py``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from domain.bots import choose_move
 from domain.common.commands import PlayResigned, TimeOut
@@ -34,43 +35,44 @@ def timeout_for(deadline: datetime) -> CommandFor:
 
 def timed_out(record: GameRecord) -> TimeOut | Rejected:
     """Returns the timeout of the first seat to move, with the bot's move for it."""
-    game = record.table.game
-    to_move = record.rules.to_move(game) if game is not None else ()
+    to_move = _to_move(record)
     if not to_move:
         return reject(
             "NOBODY_TO_MOVE",
             "No seat is to move, so no turn can time out.",
             "table/turn_time_limit",
         )
-    seat = to_move[0]
-    move = choose_move(record.table.game_type, game, seat)
-    if move is None:
-        return reject(
-            "NO_LEGAL_MOVE",
-            f"Seat {seat} has no legal move for the bot to play.",
-            "table/turn_time_limit",
-            seat=seat,
-        )
-    return TimeOut(seat, move)
+    move = _bot_move(record, to_move[0], "table/turn_time_limit")
+    return move if isinstance(move, Rejected) else TimeOut(to_move[0], move)
 
 
 def resigned_to_move(record: GameRecord, _: int | None) -> PlayResigned | Rejected:
     """Returns the bot's move for the first resigned seat that is to move."""
-    game = record.table.game
-    to_move = record.rules.to_move(game) if game is not None else ()
-    seat = next((s for s in to_move if s in record.table.resigned), None)
+    resigned = record.table.resigned
+    seat = next((s for s in _to_move(record) if s in resigned), None)
     if seat is None:
         return reject(
             "NO_RESIGNED_SEAT_TO_MOVE",
             "No seat that resigned is to move.",
             "table/resigned",
         )
-    move = choose_move(record.table.game_type, game, seat)
+    move = _bot_move(record, seat, "table/resigned")
+    return move if isinstance(move, Rejected) else PlayResigned(seat, move)
+
+
+def _to_move(record: GameRecord) -> tuple[int, ...]:
+    game = record.table.game
+    return record.rules.to_move(game) if game is not None else ()
+
+
+def _bot_move(record: GameRecord, seat: int, rule: str) -> Any:
+    """Returns the bot's move for ``seat``, or the refusal when it has none."""
+    move = choose_move(record.table.game_type, record.table.game, seat)
     if move is None:
         return reject(
             "NO_LEGAL_MOVE",
             f"Seat {seat} has no legal move for the bot to play.",
-            "table/resigned",
+            rule,
             seat=seat,
         )
-    return PlayResigned(seat, move)
+    return move
