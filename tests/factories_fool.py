@@ -7,10 +7,10 @@ from collections.abc import Iterable, Sequence
 from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.games.fool import RULES
+from domain.games.fool.events import Event
 from domain.games.fool.evolve import participants
 from domain.games.fool.model import (
     Card,
-    Event,
     FoolConfig,
     Phase,
     PlayCard,

@@ -19,8 +19,14 @@ from domain.common.rng import Rng
 from domain.games.gnoming_a_round import RULES
 from domain.games.gnoming_a_round.cards import Card, Kind
 from domain.games.gnoming_a_round.events import Event
-from domain.games.gnoming_a_round.model import Command, GnomingARoundConfig
-from domain.games.gnoming_a_round.state import Layout, Phase, Slot, State
+from domain.games.gnoming_a_round.model import (
+    Command,
+    GnomingARoundConfig,
+    Layout,
+    Phase,
+    Slot,
+    State,
+)
 
 
 def gnoming_card(token: str, copy: int = 1) -> Card:

@@ -26,12 +26,12 @@ from domain.games.gnoming_a_round.model import (
     Discard,
     DrawFromPile,
     Keep,
+    Phase,
     Reject,
     StopBounce,
     TakeFromDiscard,
 )
 from domain.games.gnoming_a_round.scoring import score_layout
-from domain.games.gnoming_a_round.state import Phase
 from domain.games.gnoming_a_round.views import GnomingARoundView
 
 NAME = "gnoming_a_round"

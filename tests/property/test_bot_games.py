@@ -21,7 +21,7 @@ from domain.common.rng import Rng
 from domain.common.rules import GameRules
 from domain.games import fool, gnoming_a_round, hues_and_cues, qwirkle, split
 from domain.games.fool.model import sorted_cards as fool_sorted
-from domain.games.gnoming_a_round.state import Slot
+from domain.games.gnoming_a_round.model import Slot
 from domain.games.hues_and_cues.cards import CARDS
 from domain.games.registry import GAMES
 from domain.games.split.cards import sorted_cards as split_sorted

@@ -22,21 +22,23 @@ from domain.common.decision import Accepted, Rejected
 from domain.common.rng import Rng
 from domain.common.seats import Operator, Seat, Spectator, Viewer
 from domain.games.fool import RULES
-from domain.games.fool.model import (
-    Card,
+from domain.games.fool.events import (
     CardPlayed,
-    Color,
-    EndReason,
     Event,
-    FoolConfig,
     GameEnded,
     HandsDealt,
+    RoundScored,
+    TrickResolved,
+)
+from domain.games.fool.model import (
+    Card,
+    Color,
+    EndReason,
+    FoolConfig,
     Phase,
     PlayCard,
-    RoundScored,
     State,
     TrickCard,
-    TrickResolved,
 )
 from services.records import CODEC
 

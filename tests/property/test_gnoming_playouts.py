@@ -42,8 +42,13 @@ from domain.games.gnoming_a_round.events import (
     RoundScored,
     TurnStarted,
 )
-from domain.games.gnoming_a_round.model import Bounce, Command, GnomingARoundConfig
-from domain.games.gnoming_a_round.state import Phase, State
+from domain.games.gnoming_a_round.model import (
+    Bounce,
+    Command,
+    GnomingARoundConfig,
+    Phase,
+    State,
+)
 
 GAMES_PER_PLAYER_COUNT = 40
 PLAYER_COUNTS = (3, 4, 5, 6, 7)

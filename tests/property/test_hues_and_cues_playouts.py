@@ -31,27 +31,29 @@ from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import ALL_SQUARES, Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS
 from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, check_cue
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
-    Command,
     CueGiven,
     DeckShuffled,
     EndReason,
     Event,
     GameEnded,
-    GiveFirstCue,
-    GiveSecondCue,
     GuessPlaced,
-    HuesAndCuesConfig,
-    Phase,
-    PlaceGuess,
     RoundScored,
     RoundStarted,
     SecondCueSkipped,
-    SkipSecondCue,
-    State,
     TargetChosen,
     TargetRevealed,
+)
+from domain.games.hues_and_cues.model import (
+    Command,
+    GiveFirstCue,
+    GiveSecondCue,
+    HuesAndCuesConfig,
+    Phase,
+    PlaceGuess,
+    SkipSecondCue,
+    State,
 )
 
 PLAYER_COUNTS = tuple(range(3, 11))

@@ -20,27 +20,29 @@ from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.common.seats import Seat, Spectator, Viewer
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.model import (
-    Color,
-    Command,
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     Event,
-    ExchangeTiles,
     GameEnded,
-    Pass,
-    PlaceTiles,
-    QwirkleConfig,
-    Shape,
     StartingPlayerChosen,
-    State,
-    Tile,
     TilesDealt,
     TilesDrawn,
     TilesExchanged,
     TilesPlaced,
     TurnPassed,
     TurnScored,
+)
+from domain.games.qwirkle.model import (
+    Color,
+    Command,
+    EndReason,
+    ExchangeTiles,
+    Pass,
+    PlaceTiles,
+    QwirkleConfig,
+    Shape,
+    State,
+    Tile,
 )
 
 GAMES_PER_PLAYER_COUNT = 40

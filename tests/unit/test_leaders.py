@@ -19,7 +19,7 @@ from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.common.rules import GameRules, top_seats
 from domain.games import fool, gnoming_a_round, hues_and_cues, qwirkle, split
-from domain.games.gnoming_a_round.state import Phase as GnomingPhase
+from domain.games.gnoming_a_round.model import Phase as GnomingPhase
 from domain.games.registry import GAMES
 from tests import counting_game
 

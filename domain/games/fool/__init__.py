@@ -10,26 +10,28 @@ from __future__ import annotations
 from typing import Any
 
 from domain.common.rules import GameRules
+from domain.games.fool.events import (
+    CardPlayed,
+    Event,
+    GameEnded,
+    HandsDealt,
+    RoundScored,
+    TrickResolved,
+)
 from domain.games.fool.evolve import evolve
 from domain.games.fool.legal import legal_moves
 from domain.games.fool.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Card,
-    CardPlayed,
     Color,
     Command,
     EndReason,
-    Event,
     FoolConfig,
-    GameEnded,
-    HandsDealt,
     Phase,
     PlayCard,
-    RoundScored,
     State,
     TrickCard,
-    TrickResolved,
     card_from_id,
 )
 from domain.games.fool.rules import (

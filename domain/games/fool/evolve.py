@@ -6,18 +6,15 @@ from dataclasses import replace
 from typing import assert_never
 
 from domain.common.seats import next_seat
-from domain.games.fool.model import (
+from domain.games.fool.events import (
     CardPlayed,
     Event,
     GameEnded,
     HandsDealt,
-    Phase,
     RoundScored,
-    State,
-    TrickCard,
     TrickResolved,
-    without,
 )
+from domain.games.fool.model import Phase, State, TrickCard, without
 
 
 def evolve(state: State, event: Event) -> State:

@@ -18,20 +18,22 @@ from domain.common.decision import Accepted, Decision, Rejected, malformed, reje
 from domain.common.rng import Rng
 from domain.common.rules import Outcome
 from domain.common.seats import next_seat
+from domain.games.fool.events import (
+    CardPlayed,
+    Event,
+    GameEnded,
+    HandsDealt,
+    RoundScored,
+)
 from domain.games.fool.evolve import evolve
 from domain.games.fool.legal import follows, must_follow
 from domain.games.fool.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Card,
-    CardPlayed,
     Command,
-    Event,
-    GameEnded,
-    HandsDealt,
     Phase,
     PlayCard,
-    RoundScored,
     State,
 )
 from domain.games.fool.scoring import end_reasons, resolve, round_points, winners

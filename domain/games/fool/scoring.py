@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from domain.common.rules import top_seats
+from domain.games.fool.events import TrickResolved
 from domain.games.fool.model import (
     EMPTY_HAND_POINTS,
     SCORE_LIMIT,
@@ -12,7 +13,6 @@ from domain.games.fool.model import (
     Card,
     EndReason,
     TrickCard,
-    TrickResolved,
     discs_in_use,
     lead_color,
     penalty,

@@ -16,14 +16,13 @@ from types import MappingProxyType
 from domain.common.decision import Rejected, malformed
 from domain.common.rng import Rng
 from domain.common.seats import next_seat
+from domain.games.fool.events import Event, HandsDealt
 from domain.games.fool.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Card,
     Color,
-    Event,
     FoolConfig,
-    HandsDealt,
     Phase,
     State,
     sorted_cards,

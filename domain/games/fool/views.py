@@ -11,19 +11,21 @@ from dataclasses import dataclass, replace
 from typing import assert_never
 
 from domain.common.seats import Operator, Seat, Spectator, Viewer
-from domain.games.fool.model import (
-    Card,
+from domain.games.fool.events import (
     CardPlayed,
-    Color,
-    EndReason,
     Event,
     GameEnded,
     HandsDealt,
-    Phase,
     RoundScored,
+    TrickResolved,
+)
+from domain.games.fool.model import (
+    Card,
+    Color,
+    EndReason,
+    Phase,
     State,
     TrickCard,
-    TrickResolved,
     discs_in_use,
     lead_color,
 )

@@ -48,7 +48,9 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
 )
@@ -62,7 +64,6 @@ from domain.games.gnoming_a_round.rules import (
     to_move,
 )
 from domain.games.gnoming_a_round.setup import check_config, initial_state, setup
-from domain.games.gnoming_a_round.state import Phase, State
 from domain.games.gnoming_a_round.views import (
     GnomingARoundPrivate,
     GnomingARoundPublic,

@@ -28,7 +28,7 @@ from domain.games.gnoming_a_round.events import (
     RoundScored,
     TurnStarted,
 )
-from domain.games.gnoming_a_round.state import Layout, Phase, Slot, State, placed
+from domain.games.gnoming_a_round.model import Layout, Phase, Slot, State, placed
 
 
 def evolve(state: State, event: Event) -> State:  # noqa: C901, PLR0912

@@ -1,7 +1,7 @@
 """DISCARD and HAZARD_RESPONSES: the pending card leaves, hazards are answered.
 
 Spec §3.4, §3.5, D5, D7, D22. A discard and the last answer to a hazard also
-carry END_OF_TURN (``turns.py``).
+carry END_OF_TURN (``steps.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from domain.games.gnoming_a_round.model import (
     Discard,
     HazardDecline,
     HazardFlip,
+    State,
+    face_down_count,
+    loose_card,
 )
 from domain.games.gnoming_a_round.moves import Outcome, check_pile, check_position
-from domain.games.gnoming_a_round.state import State, face_down_count, loose_card
-from domain.games.gnoming_a_round.turns import Script, end_of_turn
+from domain.games.gnoming_a_round.steps import Script, end_of_turn
 
 
 def _check_discard_pile(

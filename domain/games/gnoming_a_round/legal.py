@@ -23,17 +23,15 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
-)
-from domain.games.gnoming_a_round.rules import to_move
-from domain.games.gnoming_a_round.state import (
-    Phase,
-    State,
     reshuffle_source,
     shows_mulligan,
 )
+from domain.games.gnoming_a_round.rules import to_move
 
 
 def legal_moves(state: State, seat: int) -> Iterator[Command]:

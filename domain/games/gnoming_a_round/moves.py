@@ -31,17 +31,15 @@ from domain.games.gnoming_a_round.model import (
     FlipInitial,
     Keep,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
-)
-from domain.games.gnoming_a_round.state import (
-    State,
     bounce_eligible,
     loose_card,
     placed,
     shows_mulligan,
 )
-from domain.games.gnoming_a_round.turns import Script, reshuffle
+from domain.games.gnoming_a_round.steps import Script, reshuffle
 
 Outcome = tuple[Event, ...] | Rejected
 

@@ -3,7 +3,7 @@
 Checks run seat, then game state, then turn and phase, then the command's own
 preconditions (``moves.py``); the first failure is returned. A move that ends
 a turn also carries END_OF_TURN, and one that ends a round carries the round's
-scoring and the next deal or the game's end (``turns.py``).
+scoring and the next deal or the game's end (``steps.py``).
 """
 
 from __future__ import annotations
@@ -51,12 +51,13 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
 )
 from domain.games.gnoming_a_round.scoring import winners
-from domain.games.gnoming_a_round.state import Phase, State
 
 # The phase each command belongs to (§2 step 4, §3).
 PHASE_OF: Mapping[type[Command], Phase] = MappingProxyType(

@@ -6,7 +6,7 @@ Index 0 is the top: seat 0 takes the first nine cards for positions 0..8, seat 1
 the next nine, and so on. The next card starts discard pile 1, the one after
 it pile 2 (a hazard met on the way is set aside, D6), and the rest is the draw
 pile, top first. Reshuffles use ``gnoming-a-round/round-<r>/reshuffle-<n>``
-(see ``turns.py``).
+(see ``steps.py``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from domain.games.gnoming_a_round.model import (
     PILES,
     POSITIONS,
     GnomingARoundConfig,
+    Phase,
+    State,
 )
-from domain.games.gnoming_a_round.state import Phase, State
 
 
 def shuffle_label(round_number: int) -> str:

@@ -36,8 +36,8 @@ from domain.games.gnoming_a_round.events import (
     RoundScored,
     TurnStarted,
 )
+from domain.games.gnoming_a_round.model import Phase, State
 from domain.games.gnoming_a_round.rules import to_move
-from domain.games.gnoming_a_round.state import Phase, State
 
 
 @dataclass(frozen=True, slots=True)

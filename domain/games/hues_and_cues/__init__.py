@@ -13,34 +13,36 @@ from domain.common.rules import GameRules
 from domain.games.hues_and_cues.board import Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
 from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, check_cue
-from domain.games.hues_and_cues.evolve import evolve
-from domain.games.hues_and_cues.legal import legal_moves
-from domain.games.hues_and_cues.model import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+from domain.games.hues_and_cues.events import (
     CardDrawn,
-    Command,
     CueGiven,
     DeckShuffled,
     EndReason,
     Event,
     FirstCueGiverChosen,
     GameEnded,
-    GiveFirstCue,
-    GiveSecondCue,
     GuessPlaced,
-    HuesAndCuesConfig,
-    Phase,
-    Piece,
     PieceScored,
-    PlaceGuess,
     RoundScored,
     RoundStarted,
     SecondCueSkipped,
-    SkipSecondCue,
-    State,
     TargetChosen,
     TargetRevealed,
+)
+from domain.games.hues_and_cues.evolve import evolve
+from domain.games.hues_and_cues.legal import legal_moves
+from domain.games.hues_and_cues.model import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Command,
+    GiveFirstCue,
+    GiveSecondCue,
+    HuesAndCuesConfig,
+    Phase,
+    Piece,
+    PlaceGuess,
+    SkipSecondCue,
+    State,
 )
 from domain.games.hues_and_cues.rules import (
     actor,

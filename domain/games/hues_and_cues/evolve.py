@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
     DeckShuffled,
@@ -13,15 +13,13 @@ from domain.games.hues_and_cues.model import (
     FirstCueGiverChosen,
     GameEnded,
     GuessPlaced,
-    Phase,
-    Piece,
     RoundScored,
     RoundStarted,
     SecondCueSkipped,
-    State,
     TargetChosen,
     TargetRevealed,
 )
+from domain.games.hues_and_cues.model import Phase, Piece, State
 from domain.games.hues_and_cues.scoring import first_guess_order, second_guess_order
 
 

@@ -3,7 +3,7 @@
 Checks run phase, role, step, turn, then the command's preconditions (see
 ``checks.py``); the first failure is returned. The move that completes a round
 (the last guess, or skipping the second cue) also scores it and starts the next
-round or ends the game (``rounds.py``).
+round or ends the game (``steps.py``).
 """
 
 from __future__ import annotations
@@ -23,28 +23,30 @@ from domain.games.hues_and_cues.checks import (
     check_turn,
 )
 from domain.games.hues_and_cues.cues import FIRST_CUE, SECOND_CUE, check_cue
-from domain.games.hues_and_cues.evolve import evolve
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
-    Command,
     CueGiven,
     Event,
     FirstCueGiverChosen,
     GameEnded,
-    GiveFirstCue,
-    GiveSecondCue,
     GuessPlaced,
-    Phase,
-    PlaceGuess,
     RoundScored,
     SecondCueSkipped,
-    SkipSecondCue,
-    State,
     TargetChosen,
     TargetRevealed,
 )
-from domain.games.hues_and_cues.rounds import round_end
+from domain.games.hues_and_cues.evolve import evolve
+from domain.games.hues_and_cues.model import (
+    Command,
+    GiveFirstCue,
+    GiveSecondCue,
+    Phase,
+    PlaceGuess,
+    SkipSecondCue,
+    State,
+)
 from domain.games.hues_and_cues.scoring import leaders as top_scorers
+from domain.games.hues_and_cues.steps import round_end
 
 _GUESSING = (Phase.FIRST_GUESSES, Phase.SECOND_GUESSES)
 # D24: moves made only of these events revealed and drew nothing.

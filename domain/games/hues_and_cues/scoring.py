@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from domain.common.rules import top_seats
 from domain.games.hues_and_cues.board import Square, distance
+from domain.games.hues_and_cues.events import PieceScored
 from domain.games.hues_and_cues.model import (
     CUE_POINTS,
     GUESS_POINTS,
@@ -13,7 +14,6 @@ from domain.games.hues_and_cues.model import (
     THREE_PLAYER_CUE_POINTS,
     TWICE_UP_TO,
     Piece,
-    PieceScored,
 )
 
 FRAME = 1  # §1.4: inside the frame means d <= 1

@@ -5,7 +5,7 @@ shuffled with the label ``hues-and-cues/round-1/shuffle`` (index 0 is the top).
 A first cue giver left open is drawn with ``uniform(N)`` from the label
 ``hues-and-cues/round-1/first-cue-giver-1``. With the free-choice variant no
 card is ever drawn, so no deck is shuffled (D18). A deck that runs out is
-reshuffled in ``rounds.py`` (D15).
+reshuffled in ``steps.py`` (D15).
 """
 
 from __future__ import annotations
@@ -13,19 +13,17 @@ from __future__ import annotations
 from domain.common.decision import Rejected, malformed
 from domain.common.rng import Rng
 from domain.games.hues_and_cues.cards import DECK
+from domain.games.hues_and_cues.events import DeckShuffled, Event, FirstCueGiverChosen
 from domain.games.hues_and_cues.evolve import evolve
 from domain.games.hues_and_cues.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    DeckShuffled,
-    Event,
-    FirstCueGiverChosen,
     HuesAndCuesConfig,
     Phase,
     State,
 )
-from domain.games.hues_and_cues.rounds import round_start, shuffle_label
 from domain.games.hues_and_cues.scoring import regular_round_count
+from domain.games.hues_and_cues.steps import round_start, shuffle_label
 
 CANONICAL_CARDS: tuple[str, ...] = tuple(card.id for card in DECK)
 FIRST_CUE_GIVER_LABEL = "hues-and-cues/round-1/first-cue-giver-1"

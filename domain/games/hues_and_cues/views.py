@@ -15,7 +15,7 @@ from typing import assert_never
 from domain.common.seats import Operator, Seat, Spectator, Viewer
 from domain.games.hues_and_cues.board import Square
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
     DeckShuffled,
@@ -24,15 +24,13 @@ from domain.games.hues_and_cues.model import (
     FirstCueGiverChosen,
     GameEnded,
     GuessPlaced,
-    Phase,
-    Piece,
     RoundScored,
     RoundStarted,
     SecondCueSkipped,
-    State,
     TargetChosen,
     TargetRevealed,
 )
+from domain.games.hues_and_cues.model import Phase, Piece, State
 from domain.games.hues_and_cues.rules import to_move
 
 

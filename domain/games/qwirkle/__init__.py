@@ -10,31 +10,33 @@ from __future__ import annotations
 from typing import Any
 
 from domain.common.rules import GameRules
-from domain.games.qwirkle.evolve import evolve
-from domain.games.qwirkle.legal import legal_moves
-from domain.games.qwirkle.model import (
-    Color,
-    Command,
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     Event,
-    ExchangeTiles,
     GameEnded,
-    Pass,
-    Phase,
-    Placement,
-    PlaceTiles,
-    QwirkleConfig,
-    Shape,
     StartingPlayerChosen,
-    State,
-    Tile,
     TilesDealt,
     TilesDrawn,
     TilesExchanged,
     TilesPlaced,
     TurnPassed,
     TurnScored,
+)
+from domain.games.qwirkle.evolve import evolve
+from domain.games.qwirkle.legal import legal_moves
+from domain.games.qwirkle.model import (
+    Color,
+    Command,
+    EndReason,
+    ExchangeTiles,
+    Pass,
+    Phase,
+    Placement,
+    PlaceTiles,
+    QwirkleConfig,
+    Shape,
+    State,
+    Tile,
 )
 from domain.games.qwirkle.rules import (
     actor,

@@ -7,22 +7,19 @@ from types import MappingProxyType
 from typing import assert_never
 
 from domain.common.seats import next_seat
-from domain.games.qwirkle.model import (
+from domain.games.qwirkle.events import (
     EndBonusScored,
     Event,
     GameEnded,
-    Phase,
     StartingPlayerChosen,
-    State,
-    Tile,
     TilesDealt,
     TilesDrawn,
     TilesExchanged,
     TilesPlaced,
     TurnPassed,
     TurnScored,
-    without,
 )
+from domain.games.qwirkle.model import Phase, State, Tile, without
 
 
 def evolve(state: State, event: Event) -> State:

@@ -1,7 +1,7 @@
 """``decide``: the Qwirkle rules policy (spec §4, §5; DESIGN §2, §4).
 
 Checks run turn/phase first, then well-formedness, then the game rules; the
-first failure is returned. Placement preconditions live in ``placement.py``.
+first failure is returned. Placement preconditions live in ``checks.py``.
 
 Randomness: exchange number k (k = 1 + exchanges made so far, kept in the
 state so an undo restores it) draws the top n tiles of the bag, then appends
@@ -17,31 +17,33 @@ from typing import assert_never
 from domain.common.decision import Accepted, Decision, Rejected, malformed, reject
 from domain.common.rng import Rng
 from domain.common.rules import Outcome, top_seats
-from domain.games.qwirkle.evolve import evolve
-from domain.games.qwirkle.legal import can_place
-from domain.games.qwirkle.model import (
-    END_BONUS,
-    RACK_SIZE,
-    Command,
+from domain.games.qwirkle.checks import check_placement, check_tiles_in_rack
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     Event,
-    ExchangeTiles,
     GameEnded,
-    Pass,
-    Phase,
-    PlaceTiles,
     StartingPlayerChosen,
-    State,
     TilesDealt,
     TilesDrawn,
     TilesExchanged,
     TilesPlaced,
     TurnPassed,
     TurnScored,
+)
+from domain.games.qwirkle.evolve import evolve
+from domain.games.qwirkle.legal import can_place
+from domain.games.qwirkle.model import (
+    END_BONUS,
+    RACK_SIZE,
+    Command,
+    EndReason,
+    ExchangeTiles,
+    Pass,
+    Phase,
+    PlaceTiles,
+    State,
     without,
 )
-from domain.games.qwirkle.placement import check_placement, check_tiles_in_rack
 from domain.games.qwirkle.scoring import score_placement
 
 

@@ -14,20 +14,18 @@ from collections.abc import Sequence
 
 from domain.common.decision import Rejected, malformed
 from domain.common.rng import Rng
+from domain.games.qwirkle.events import Event, StartingPlayerChosen, TilesDealt
 from domain.games.qwirkle.model import (
     COPIES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RACK_SIZE,
     Color,
-    Event,
     Phase,
     QwirkleConfig,
     Shape,
-    StartingPlayerChosen,
     State,
     Tile,
-    TilesDealt,
     frozen_board,
 )
 

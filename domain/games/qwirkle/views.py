@@ -11,15 +11,11 @@ from dataclasses import dataclass, replace
 from typing import assert_never
 
 from domain.common.seats import Operator, Seat, Spectator, Viewer
-from domain.games.qwirkle.model import (
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     Event,
     GameEnded,
-    Placement,
     StartingPlayerChosen,
-    State,
-    Tile,
     TilesDealt,
     TilesDrawn,
     TilesExchanged,
@@ -27,6 +23,7 @@ from domain.games.qwirkle.model import (
     TurnPassed,
     TurnScored,
 )
+from domain.games.qwirkle.model import EndReason, Placement, State, Tile
 from domain.games.qwirkle.rules import to_move
 
 

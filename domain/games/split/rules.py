@@ -19,8 +19,11 @@ from domain.games.split.checks import (
     check_discard,
     check_pair,
     check_penalty,
+    check_phase,
+    check_step,
     check_swap,
     check_take,
+    check_turn,
     check_upgrade,
 )
 from domain.games.split.events import (
@@ -52,9 +55,8 @@ from domain.games.split.model import (
     TakeFromDiscard,
     Upgrade,
 )
-from domain.games.split.phases import check_phase, check_step, check_turn
 from domain.games.split.scoring import totals, winners
-from domain.games.split.turns import (
+from domain.games.split.steps import (
     draw,
     make_match,
     round_end,

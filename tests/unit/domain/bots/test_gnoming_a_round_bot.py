@@ -9,11 +9,11 @@ from domain.games.gnoming_a_round.model import (
     DrawFromPile,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
     StopBounce,
     TakeFromDiscard,
 )
-from domain.games.gnoming_a_round.state import Phase
 from tests.factories_gnoming import FRESH, gnoming_state
 
 GAME = "gnoming_a_round"

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from domain.games.fool.evolve import evolve, participants
-from domain.games.fool.model import (
+from domain.games.fool.events import (
     CardPlayed,
-    Color,
-    EndReason,
-    FoolConfig,
     GameEnded,
     HandsDealt,
-    Phase,
     RoundScored,
-    TrickCard,
     TrickResolved,
 )
+from domain.games.fool.evolve import evolve, participants
+from domain.games.fool.model import Color, EndReason, FoolConfig, Phase, TrickCard
 from domain.games.fool.setup import initial_state
 from tests.factories_fool import fool_card, fool_cards, fool_state
 

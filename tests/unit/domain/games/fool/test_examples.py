@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from domain.common.decision import Rejected
 from domain.games.fool import RULES
-from domain.games.fool.model import (
+from domain.games.fool.events import (
     CardPlayed,
-    Color,
-    EndReason,
     GameEnded,
     HandsDealt,
-    Phase,
     RoundScored,
-    TrickCard,
     TrickResolved,
 )
+from domain.games.fool.model import Color, EndReason, Phase, TrickCard
 from tests.factories_fool import (
     FOOL_RNG,
     fool_cards,

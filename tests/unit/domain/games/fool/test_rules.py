@@ -8,9 +8,9 @@ import pytest
 
 from domain.common.decision import Accepted, Rejected, RejectionKind
 from domain.games.fool import RULES
+from domain.games.fool.events import CardPlayed
 from domain.games.fool.model import (
     Card,
-    CardPlayed,
     Color,
     Command,
     FoolConfig,

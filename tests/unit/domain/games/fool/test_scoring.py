@@ -5,16 +5,15 @@ from __future__ import annotations
 import pytest
 
 from domain.games.fool import RULES
-from domain.games.fool.model import (
+from domain.games.fool.events import (
     CardPlayed,
-    EndReason,
     Event,
     GameEnded,
     HandsDealt,
     RoundScored,
-    State,
     TrickResolved,
 )
+from domain.games.fool.model import EndReason, State
 from domain.games.fool.scoring import end_reasons, hand_points, winners
 from tests.factories_fool import fool_cards, fool_play_all, fool_state
 

@@ -9,15 +9,8 @@ import pytest
 from domain.common.decision import Rejected, RejectionKind
 from domain.common.rng import Rng
 from domain.games.fool import RULES
-from domain.games.fool.model import (
-    Card,
-    Color,
-    FoolConfig,
-    HandsDealt,
-    Phase,
-    sorted_cards,
-    wild,
-)
+from domain.games.fool.events import HandsDealt
+from domain.games.fool.model import Card, Color, FoolConfig, Phase, sorted_cards, wild
 from domain.games.fool.setup import (
     cards_in_play,
     check_config,

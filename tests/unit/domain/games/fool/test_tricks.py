@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.games.fool import RULES
-from domain.games.fool.model import Color, TrickCard, TrickResolved, discs_in_use
+from domain.games.fool.events import TrickResolved
+from domain.games.fool.model import Color, TrickCard, discs_in_use
 from domain.games.fool.scoring import resolve, worst_first
 from tests.factories_fool import fool_card, fool_play_all, fool_state
 

@@ -9,19 +9,15 @@ import pytest
 from domain.common.rng import Rng
 from domain.common.seats import Operator, Seat, Spectator, Viewer
 from domain.games.fool import RULES
-from domain.games.fool.model import (
+from domain.games.fool.events import (
     CardPlayed,
-    Color,
-    EndReason,
     Event,
-    FoolConfig,
     GameEnded,
     HandsDealt,
-    Phase,
     RoundScored,
-    TrickCard,
     TrickResolved,
 )
+from domain.games.fool.model import Color, EndReason, FoolConfig, Phase, TrickCard
 from domain.games.fool.setup import cards_in_play, initial_state, setup
 from domain.games.fool.views import FoolPrivate, view, visible
 from tests.factories_fool import fool_card, fool_cards, fool_play_all, fool_state

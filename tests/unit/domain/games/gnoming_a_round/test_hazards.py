@@ -19,10 +19,11 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
     TakeFromDiscard,
+    face_down_count,
 )
-from domain.games.gnoming_a_round.state import Phase, face_down_count
 from tests.factories_gnoming import (
     gnoming_play,
     gnoming_state,

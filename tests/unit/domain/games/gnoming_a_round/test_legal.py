@@ -15,11 +15,12 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
 )
-from domain.games.gnoming_a_round.state import Phase, State
 from tests.factories_gnoming import FRESH, GNOMING_RNG, gnoming_state
 
 MULLIGAN_SHOWN = "M 2 ~3 ~4 ~5 ~6 ~7 ~8 ~9"

@@ -16,9 +16,16 @@ from domain.games.gnoming_a_round.events import (
     RoundScored,
     TurnStarted,
 )
-from domain.games.gnoming_a_round.model import Discard, DrawFromPile, Keep, Reject
+from domain.games.gnoming_a_round.model import (
+    Discard,
+    DrawFromPile,
+    Keep,
+    Phase,
+    Reject,
+    State,
+    face_down_count,
+)
 from domain.games.gnoming_a_round.setup import deal_round
-from domain.games.gnoming_a_round.state import Phase, State, face_down_count
 from tests.factories_gnoming import (
     FRESH,
     GNOMING_RNG,

@@ -23,12 +23,13 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
 )
 from domain.games.gnoming_a_round.setup import initial_state
-from domain.games.gnoming_a_round.state import Phase, State
 from tests.factories_gnoming import FRESH, gnoming_state
 
 RNG = Rng(bytes(range(32)))

@@ -9,13 +9,12 @@ from __future__ import annotations
 import pytest
 
 from domain.games.gnoming_a_round.events import RoundScored
-from domain.games.gnoming_a_round.model import Discard
+from domain.games.gnoming_a_round.model import Discard, Phase, State
 from domain.games.gnoming_a_round.scoring import (
     first_out_adjustment,
     score_layout,
     winners,
 )
-from domain.games.gnoming_a_round.state import Phase, State
 from tests.factories_gnoming import CardMaker, gnoming_play, gnoming_state
 
 LAYOUT_A = "6 6 M 2 6 -3 9 H 4"

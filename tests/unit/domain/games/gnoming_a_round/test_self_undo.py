@@ -18,11 +18,12 @@ from domain.games.gnoming_a_round.model import (
     HazardDecline,
     HazardFlip,
     Keep,
+    Phase,
     Reject,
+    State,
     StopBounce,
     TakeFromDiscard,
 )
-from domain.games.gnoming_a_round.state import Phase, State
 from tests.factories_gnoming import FRESH, GNOMING_RNG, gnoming_play, gnoming_state
 
 HIDDEN = " ".join(["~5"] * 9)

@@ -19,7 +19,7 @@ from domain.games.gnoming_a_round.cards import (
     positive,
 )
 from domain.games.gnoming_a_round.events import RoundDealt
-from domain.games.gnoming_a_round.model import GnomingARoundConfig
+from domain.games.gnoming_a_round.model import GnomingARoundConfig, Phase
 from domain.games.gnoming_a_round.setup import (
     check_config,
     deal_round,
@@ -27,7 +27,6 @@ from domain.games.gnoming_a_round.setup import (
     setup,
     shuffle_label,
 )
-from domain.games.gnoming_a_round.state import Phase
 
 RNG = Rng(bytes(range(32)))
 

@@ -26,12 +26,13 @@ from domain.games.gnoming_a_round.model import (
     DrawFromPile,
     FlipInitial,
     Keep,
+    Phase,
     Reject,
     StopBounce,
     TakeFromDiscard,
+    face_down_count,
 )
-from domain.games.gnoming_a_round.state import Phase, face_down_count
-from domain.games.gnoming_a_round.turns import reshuffle_label
+from domain.games.gnoming_a_round.steps import reshuffle_label
 from tests.factories_gnoming import (
     FRESH,
     GNOMING_RNG,

@@ -26,10 +26,10 @@ from domain.games.gnoming_a_round.model import (
     DrawFromPile,
     Keep,
     Reject,
+    State,
     TakeFromDiscard,
 )
 from domain.games.gnoming_a_round.setup import deal_round
-from domain.games.gnoming_a_round.state import State
 from domain.games.gnoming_a_round.views import view, visible
 from tests.factories_gnoming import GNOMING_RNG, gnoming_play, gnoming_state
 

@@ -11,9 +11,9 @@ from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import ALL_SQUARES, Square, distance, parse_square
 from domain.games.hues_and_cues.cards import CARDS
 from domain.games.hues_and_cues.cues import suggested_cue
+from domain.games.hues_and_cues.events import Event
 from domain.games.hues_and_cues.model import (
     Command,
-    Event,
     GiveFirstCue,
     GiveSecondCue,
     HuesAndCuesConfig,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.games.hues_and_cues import RULES
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     EndReason,
     GameEnded,
     RoundScored,

@@ -9,25 +9,27 @@ from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import ALL_SQUARES
 from domain.games.hues_and_cues.cards import CARDS
 from domain.games.hues_and_cues.cues import SUGGESTED_CUES
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
     DeckShuffled,
     EndReason,
     GameEnded,
-    GiveFirstCue,
-    GiveSecondCue,
     GuessPlaced,
-    Phase,
-    PlaceGuess,
     RoundScored,
     RoundStarted,
     SecondCueSkipped,
-    SkipSecondCue,
     TargetChosen,
     TargetRevealed,
 )
-from domain.games.hues_and_cues.rounds import shuffle_label
+from domain.games.hues_and_cues.model import (
+    GiveFirstCue,
+    GiveSecondCue,
+    Phase,
+    PlaceGuess,
+    SkipSecondCue,
+)
+from domain.games.hues_and_cues.steps import shuffle_label
 from tests.unit.domain.games.hues_and_cues.hues import (
     HUES_RNG,
     far_round,

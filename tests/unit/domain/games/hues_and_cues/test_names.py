@@ -7,9 +7,9 @@ import typing
 from typing import Any
 
 from domain.games.hues_and_cues import COMMANDS, EVENTS, RULES, VALUES
+from domain.games.hues_and_cues.events import Event
 from domain.games.hues_and_cues.model import (
     Command,
-    Event,
     GiveFirstCue,
     GiveSecondCue,
     HuesAndCuesConfig,

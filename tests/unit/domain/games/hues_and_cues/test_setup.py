@@ -8,14 +8,13 @@ from domain.common.decision import RejectionKind
 from domain.common.rng import Rng
 from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
     DeckShuffled,
     FirstCueGiverChosen,
-    HuesAndCuesConfig,
-    Phase,
     RoundStarted,
 )
+from domain.games.hues_and_cues.model import HuesAndCuesConfig, Phase
 from domain.games.hues_and_cues.setup import (
     CANONICAL_CARDS,
     FIRST_CUE_GIVER_LABEL,

@@ -8,15 +8,13 @@ import pytest
 
 from domain.common.seats import Operator, Seat, Spectator, Viewer
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.model import (
+from domain.games.hues_and_cues.events import (
     CardDrawn,
     DeckShuffled,
-    GiveFirstCue,
-    Phase,
-    PlaceGuess,
     RoundScored,
     TargetChosen,
 )
+from domain.games.hues_and_cues.model import GiveFirstCue, Phase, PlaceGuess
 from domain.games.hues_and_cues.views import (
     HuesAndCuesPublic,
     HuesAndCuesSecret,

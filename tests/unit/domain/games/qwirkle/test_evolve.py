@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.evolve import evolve
-from domain.games.qwirkle.model import (
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     GameEnded,
-    Phase,
-    QwirkleConfig,
     StartingPlayerChosen,
     TilesDealt,
     TilesDrawn,
@@ -19,6 +15,8 @@ from domain.games.qwirkle.model import (
     TurnPassed,
     TurnScored,
 )
+from domain.games.qwirkle.evolve import evolve
+from domain.games.qwirkle.model import EndReason, Phase, QwirkleConfig
 from domain.games.qwirkle.setup import initial_state, setup
 from tests.factories import qwirkle_placements, qwirkle_state, qwirkle_tiles
 

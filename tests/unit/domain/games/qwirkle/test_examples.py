@@ -9,18 +9,15 @@ import pytest
 from domain.common.decision import Accepted, Rejected
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.model import (
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     Event,
-    ExchangeTiles,
     GameEnded,
-    Phase,
-    State,
     TilesExchanged,
     TilesPlaced,
     TurnScored,
 )
+from domain.games.qwirkle.model import EndReason, ExchangeTiles, Phase, State
 from domain.games.qwirkle.rules import exchange_label
 from tests.factories import (
     QWIRKLE_EXAMPLE_GRID,

@@ -11,6 +11,7 @@ import pytest
 from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
+from domain.games.qwirkle.checks import check_placement
 from domain.games.qwirkle.legal import distinct_tiles, legal_moves
 from domain.games.qwirkle.model import (
     ExchangeTiles,
@@ -21,7 +22,6 @@ from domain.games.qwirkle.model import (
     QwirkleConfig,
     State,
 )
-from domain.games.qwirkle.placement import check_placement
 from tests.factories import (
     QWIRKLE_EXAMPLE_GRID,
     qwirkle_state,

@@ -10,13 +10,7 @@ import pytest
 from domain.common.decision import Rejected, RejectionKind
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.model import (
-    Command,
-    ExchangeTiles,
-    Pass,
-    Phase,
-    State,
-)
+from domain.games.qwirkle.model import Command, ExchangeTiles, Pass, Phase, State
 from domain.games.qwirkle.setup import initial_state
 from tests.factories import (
     QWIRKLE_SECRET_TILES,

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.model import EndBonusScored, Event, State, Tile, TurnScored
+from domain.games.qwirkle.events import EndBonusScored, Event, TurnScored
+from domain.games.qwirkle.model import State, Tile
 from domain.games.qwirkle.scoring import (
     PlacementScore,
     is_valid_line,

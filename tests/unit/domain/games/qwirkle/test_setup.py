@@ -9,6 +9,7 @@ import pytest
 from domain.common.decision import Accepted, Rejected, RejectionKind
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
+from domain.games.qwirkle.events import StartingPlayerChosen, TilesDealt, TurnScored
 from domain.games.qwirkle.legal import legal_moves
 from domain.games.qwirkle.model import (
     Color,
@@ -16,10 +17,7 @@ from domain.games.qwirkle.model import (
     PlaceTiles,
     QwirkleConfig,
     Shape,
-    StartingPlayerChosen,
     Tile,
-    TilesDealt,
-    TurnScored,
 )
 from domain.games.qwirkle.setup import (
     SHUFFLE_LABEL,

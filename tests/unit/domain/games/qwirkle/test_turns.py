@@ -5,18 +5,15 @@ from __future__ import annotations
 from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.model import (
-    EndReason,
-    ExchangeTiles,
+from domain.games.qwirkle.events import (
     GameEnded,
-    Pass,
-    Phase,
     TilesDrawn,
     TilesExchanged,
     TilesPlaced,
     TurnPassed,
     TurnScored,
 )
+from domain.games.qwirkle.model import EndReason, ExchangeTiles, Pass, Phase
 from domain.games.qwirkle.rules import exchange_label
 from tests.factories import (
     QWIRKLE_SECRET_TILES,

@@ -9,13 +9,10 @@ import pytest
 from domain.common.rng import Rng
 from domain.common.seats import Operator, Seat, Spectator, Viewer
 from domain.games.qwirkle import RULES
-from domain.games.qwirkle.model import (
+from domain.games.qwirkle.events import (
     EndBonusScored,
-    EndReason,
     Event,
     GameEnded,
-    Phase,
-    QwirkleConfig,
     StartingPlayerChosen,
     TilesDealt,
     TilesDrawn,
@@ -24,6 +21,7 @@ from domain.games.qwirkle.model import (
     TurnPassed,
     TurnScored,
 )
+from domain.games.qwirkle.model import EndReason, Phase, QwirkleConfig
 from domain.games.qwirkle.setup import initial_state, setup
 from domain.games.qwirkle.views import QwirklePrivate, QwirklePublic, view, visible
 from tests.factories import (

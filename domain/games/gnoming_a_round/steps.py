@@ -26,14 +26,19 @@ from domain.games.gnoming_a_round.events import (
     TurnStarted,
 )
 from domain.games.gnoming_a_round.evolve import evolve
-from domain.games.gnoming_a_round.model import PILES, ROUNDS
+from domain.games.gnoming_a_round.model import (
+    PILES,
+    ROUNDS,
+    State,
+    face_down_count,
+    reshuffle_source,
+)
 from domain.games.gnoming_a_round.scoring import (
     first_out_adjustment,
     score_layout,
     winners,
 )
 from domain.games.gnoming_a_round.setup import deal_round
-from domain.games.gnoming_a_round.state import State, face_down_count, reshuffle_source
 
 
 @dataclass

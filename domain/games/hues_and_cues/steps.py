@@ -12,9 +12,7 @@ from collections.abc import Iterable
 
 from domain.common.rng import Rng
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.evolve import evolve
-from domain.games.hues_and_cues.model import (
-    MAX_TIEBREAK_ROUNDS,
+from domain.games.hues_and_cues.events import (
     CardDrawn,
     DeckShuffled,
     EndReason,
@@ -22,9 +20,10 @@ from domain.games.hues_and_cues.model import (
     GameEnded,
     RoundScored,
     RoundStarted,
-    State,
     TargetRevealed,
 )
+from domain.games.hues_and_cues.evolve import evolve
+from domain.games.hues_and_cues.model import MAX_TIEBREAK_ROUNDS, State
 from domain.games.hues_and_cues.scoring import (
     leaders,
     regular_cue_giver,
