@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, game_type_pb2
+
+from infra.terminal.games import Catalogue
 
 UNARY_TIMEOUT = 10.0  # seconds, for every call but the stream
 # What to do next, by ErrorInfo reason, under the refusal's own line.
@@ -22,6 +24,13 @@ _GAME_ID = re.compile(r"^(?:games/)?([0-9A-Za-z-]{1,64})$")
 Metadata = tuple[tuple[str, str], ...]
 
 
+@dataclass(slots=True)
+class Answers:
+    """What a server said once and will not change while the channel is open."""
+
+    catalogue: Catalogue | None = None  # its ListGameTypes
+
+
 @dataclass(frozen=True, slots=True)
 class Connection:
     """A stub on an open channel and the caller's credentials (empty: a spectator)."""
@@ -29,6 +38,7 @@ class Connection:
     channel: grpc.Channel
     stub: game_service_pb2_grpc.GameServiceStub
     metadata: Metadata = ()
+    answers: Answers = field(default_factory=Answers, compare=False, repr=False)
 
 
 class ClientError(Exception):
@@ -43,8 +53,7 @@ def connect(address: str) -> Connection:
 
 def with_token(connection: Connection, token: str) -> Connection:
     """Returns the connection presenting a seat token."""
-    metadata = (("authorization", f"Bearer {token}"),)
-    return Connection(connection.channel, connection.stub, metadata)
+    return replace(connection, metadata=(("authorization", f"Bearer {token}"),))
 
 
 def game_name(game_id: str) -> str:
@@ -99,14 +108,18 @@ def get_game(connection: Connection, name: str) -> game_pb2.Game:
     return reply.game
 
 
+def catalogue(connection: Connection) -> Catalogue:
+    """Returns the game types the server plays; asked once per connection."""
+    if connection.answers.catalogue is None:
+        reply = connection.stub.ListGameTypes(
+            game_service_pb2.ListGameTypesRequest(), timeout=UNARY_TIMEOUT
+        )
+        connection.answers.catalogue = Catalogue(tuple(reply.game_types))
+    return connection.answers.catalogue
+
+
 def game_type_info(
     connection: Connection, game_type: int
 ) -> game_type_pb2.GameTypeInfo | None:
     """Returns what ListGameTypes says of one game type (colours, player counts)."""
-    reply = connection.stub.ListGameTypes(
-        game_service_pb2.ListGameTypesRequest(), timeout=UNARY_TIMEOUT
-    )
-    for info in reply.game_types:
-        if info.game_type == game_type:
-            return info
-    return None
+    return catalogue(connection).info(game_type)

@@ -8,9 +8,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import game_pb2, move_pb2
 
-from infra.terminal.render import describe_move
+from infra.terminal.render import describe_move, hint, typed_move
 from infra.terminal.resign import HELP as RESIGN_HELP
-from infra.terminal.typed import hint, typed_move
 from infra.terminal.undo import HELP as UNDO_HELP
 
 PAGE_SIZE = 12

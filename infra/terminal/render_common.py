@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from tabletop.v1 import event_pb2, game_pb2
+from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2
+
+from infra.terminal.games import display_name
 
 STATE_NAMES = {
     game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting for players",
@@ -20,14 +23,36 @@ CLOSED_REASONS = {
     game_pb2.CLOSED_REASON_EXPIRED: "nobody started it in time",
     game_pb2.CLOSED_REASON_EMPTY: "its last player left",
 }
-GAME_NAMES = {
-    game_pb2.GAME_TYPE_QWIRKLE: "Qwirkle",
-    game_pb2.GAME_TYPE_HUES_AND_CUES: "Hues and Cues",
-    game_pb2.GAME_TYPE_SPLIT: "Split",
-    game_pb2.GAME_TYPE_GNOMING_A_ROUND: "Gnoming A Round",
-    game_pb2.GAME_TYPE_FOOL: "Fool!",
-}
 _LUMINANCE_THRESHOLD = 140
+# What ListGameTypes says of the game, when the server listed it.
+Info: TypeAlias = game_type_pb2.GameTypeInfo | None
+
+
+def nothing_typed(
+    _game: game_pb2.Game, _text: str, _listed: list[move_pb2.Move]
+) -> move_pb2.Move | None:
+    """Reads no typed move: the game's moves are picked by number only."""
+    return None
+
+
+def no_hint(_game: game_pb2.Game) -> str:
+    """Has nothing to add to the prompt."""
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Renderer:
+    """What a game's module draws and reads; each ``render_<game>`` declares one."""
+
+    game: str  # the game's name (infra/terminal/games.py), e.g. "hues_and_cues"
+    table: Callable[[game_pb2.Game, Info, str], RenderableType]
+    move: Callable[[move_pb2.Move], Text]
+    event: Callable[[event_pb2.GameEvent, Mapping[str, str]], str | None]
+    # A move typed rather than picked by number, and what may be typed.
+    typed: Callable[[game_pb2.Game, str, list[move_pb2.Move]], move_pb2.Move | None] = (
+        nothing_typed
+    )
+    hint: Callable[[game_pb2.Game], str] = no_hint
 
 
 def seat_of(player: str) -> int:
@@ -72,9 +97,9 @@ def contrast(red: int, green: int, blue: int) -> str:
     return "black" if luminance > _LUMINANCE_THRESHOLD else "white"
 
 
-def header(game: game_pb2.Game, me: str = "") -> Text:
+def header(game: game_pb2.Game, info: Info, me: str = "") -> Text:
     """Returns the one-line title: game, id, state, revision and moves."""
-    title = Text.assemble((GAME_NAMES.get(game.game_type, "Unknown game"), "bold"))
+    title = Text.assemble((display_name(game.game_type, info), "bold"))
     title.append(f"  {game.name}", style="dim")
     title.append(f"  {STATE_NAMES.get(game.state, '?')}")
     title.append(f"  revision {game.revision}, move {game.move_count}", style="dim")
@@ -104,10 +129,10 @@ def scores(game: game_pb2.Game, me: str = "", acting: Sequence[str] = ()) -> Tab
 
 
 def table_frame(
-    game: game_pb2.Game, body: Sequence[RenderableType], me: str = ""
+    game: game_pb2.Game, info: Info, body: Sequence[RenderableType], me: str = ""
 ) -> Group:
     """Returns the header, the game's own drawing and the scores, one under another."""
-    return Group(header(game, me), *body)
+    return Group(header(game, info, me), *body)
 
 
 def describe_lifecycle(

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from tabletop.v1 import event_pb2, fool_pb2, game_pb2, game_type_pb2, move_pb2
 
-from infra.terminal.render_common import hands, header
+from infra.terminal.render_common import Renderer, hands, header
 
 SUITS = {
     fool_pb2.FOOL_COLOR_GREEN: ("G", "green", "bold #43A047"),
@@ -82,13 +82,13 @@ def _at(values: Iterable[int], index: int) -> str:
 
 
 def render(
-    game: game_pb2.Game, _info: game_type_pb2.GameTypeInfo | None, me: str = ""
+    game: game_pb2.Game, info: game_type_pb2.GameTypeInfo | None, me: str = ""
 ) -> RenderableType:
     """Returns the Fool! table as the caller sees it."""
     view = game.fool_view
     public = view.public_state
     parts: list[RenderableType] = [
-        header(game, me),
+        header(game, info, me),
         Text(f"round {public.round}, {public.discs} Fool disc(s)", style="bold"),
         _trick(game, public),
         Text.assemble(("played this round: ", "dim"), cards_text(public.played)),
@@ -120,3 +120,6 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     if kind == "hands_dealt":
         return f"round {fact.hands_dealt.round} dealt"
     return None
+
+
+RENDERER = Renderer("fool", render, describe_move, describe_event)

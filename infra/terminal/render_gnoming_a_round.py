@@ -15,7 +15,7 @@ from tabletop.v1 import (
     move_pb2,
 )
 
-from infra.terminal.render_common import header
+from infra.terminal.render_common import Renderer, header
 
 pb = gnoming_a_round_pb2
 KIND_STYLES = {
@@ -114,13 +114,13 @@ def _status(game: game_pb2.Game, view: gnoming_a_round_pb2.GnomingARoundView) ->
 
 
 def render(
-    game: game_pb2.Game, _info: game_type_pb2.GameTypeInfo | None, me: str = ""
+    game: game_pb2.Game, info: game_type_pb2.GameTypeInfo | None, me: str = ""
 ) -> RenderableType:
     """Returns the Gnoming A Round table as the caller sees it."""
     view = game.gnoming_a_round_view
     public = view.public_state
     parts: list[RenderableType] = [
-        header(game, me),
+        header(game, info, me),
         _status(game, view),
         _piles(public),
         _layouts(game, public, me),
@@ -180,3 +180,6 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     if kind == "round_scored":
         return f"round {fact.round_scored.round} scored"
     return None
+
+
+RENDERER = Renderer("gnoming_a_round", render, describe_move, describe_event)

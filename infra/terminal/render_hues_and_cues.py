@@ -14,7 +14,8 @@ from tabletop.v1 import (
     move_pb2,
 )
 
-from infra.terminal.render_common import contrast, header, scores, seat_of
+from infra.terminal.render_common import Renderer, contrast, header, scores, seat_of
+from infra.terminal.typed_hues_and_cues import hint, typed_move
 
 ROWS, COLUMNS = 16, 30
 ROW_LETTERS = "ABCDEFGHIJKLMNOP"
@@ -151,7 +152,7 @@ def render(
     """Returns the Hues and Cues table as the caller sees it."""
     view = game.hues_and_cues_view
     parts: list[RenderableType] = [
-        header(game, me),
+        header(game, info, me),
         board(colours(info), _marks(view)),
         _legend(game, view),
         _round_line(game, view),
@@ -198,3 +199,8 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
         started = fact.round_started
         return f"round {started.round}: {names.get(started.cue_giver, '?')} gives cues"
     return None
+
+
+RENDERER = Renderer(
+    "hues_and_cues", render, describe_move, describe_event, typed_move, hint
+)

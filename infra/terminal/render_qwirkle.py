@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, qwirkle_pb2
 
-from infra.terminal.render_common import header, scores
+from infra.terminal.render_common import Renderer, header, scores
 
 COLORS = {
     qwirkle_pb2.QWIRKLE_COLOR_RED: ("red", "#E53935"),
@@ -78,7 +78,7 @@ def rack(tiles: Iterable[qwirkle_pb2.QwirkleTile]) -> Text:
 
 
 def render(
-    game: game_pb2.Game, _info: game_type_pb2.GameTypeInfo | None, me: str = ""
+    game: game_pb2.Game, info: game_type_pb2.GameTypeInfo | None, me: str = ""
 ) -> RenderableType:
     """Returns the Qwirkle table as the caller sees it."""
     public = game.qwirkle_view.public_state
@@ -88,7 +88,7 @@ def render(
         if p.seat < len(public.rack_sizes)
     )
     parts: list[RenderableType] = [
-        header(game, me),
+        header(game, info, me),
         grid(public.board),
         Text(f"bag {public.bag_size} tiles; racks: {racks or '-'}", style="dim"),
         scores(game, me),
@@ -139,3 +139,6 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
         bonus = fact.end_bonus_scored
         return f"{names.get(bonus.player, '?')} emptied their hand: +{bonus.points}"
     return None
+
+
+RENDERER = Renderer("qwirkle", render, describe_move, describe_event)

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, split_pb2
 
-from infra.terminal.render_common import hands, header
+from infra.terminal.render_common import Renderer, hands, header
 
 SUIT_STYLES = {
     "H": "bold #E53935",
@@ -111,12 +111,16 @@ def _discards(public: split_pb2.SplitPublicState) -> Text:
 
 
 def render(
-    game: game_pb2.Game, _info: game_type_pb2.GameTypeInfo | None, me: str = ""
+    game: game_pb2.Game, info: game_type_pb2.GameTypeInfo | None, me: str = ""
 ) -> RenderableType:
     """Returns the Split table as the caller sees it."""
     view = game.split_view
     public = view.public_state
-    parts: list[RenderableType] = [header(game, me), _status(public), _discards(public)]
+    parts: list[RenderableType] = [
+        header(game, info, me),
+        _status(public),
+        _discards(public),
+    ]
     parts += [_matches(game, public), _seats(game, public, me)]
     own = view.private_state.hand if view.HasField("private_state") else None
     parts += hands(game, public.revealed_hands, own, cards_text)
@@ -185,3 +189,6 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     if kind == "round_scored":
         return f"round {fact.round_scored.round} scored"
     return None
+
+
+RENDERER = Renderer("split", render, describe_move, describe_event)

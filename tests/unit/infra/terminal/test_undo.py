@@ -14,8 +14,7 @@ from tabletop.v1 import (
 )
 
 from infra.terminal.menu import Show, choose, menu_of, render_menu
-from infra.terminal.render import describe_event, names_for
-from infra.terminal.typed import typed_move
+from infra.terminal.render import describe_event, names_for, typed_move
 from infra.terminal.undo import awaits_answer, parse, pending_line, remember
 from tests.unit.infra.terminal.drawing import new_game, screen
 

@@ -55,8 +55,6 @@ def typed_move(
     game: game_pb2.Game, text: str, listed: list[move_pb2.Move]
 ) -> move_pb2.Move | None:
     """Returns the move a typed text means in this game now; None when it means none."""
-    if game.game_type != game_pb2.GAME_TYPE_HUES_AND_CUES:
-        return None
     phase = game.hues_and_cues_view.phase
     if phase == pb.HUES_AND_CUES_PHASE_FIRST_CUE:
         return _first_cue(text, listed)
@@ -80,8 +78,6 @@ def typed_move(
 
 def hint(game: game_pb2.Game) -> str:
     """Returns what may be typed besides a number, for the prompt."""
-    if game.game_type != game_pb2.GAME_TYPE_HUES_AND_CUES:
-        return ""
     phase = game.hues_and_cues_view.phase
     if phase == pb.HUES_AND_CUES_PHASE_FIRST_CUE:
         return "or type a target and a cue: H15 ocean (N word: the Nth target)"
