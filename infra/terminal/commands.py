@@ -1,7 +1,8 @@
 """The ``play``, ``spectate``, ``replay`` and ``games`` subcommands of ``tabletop``.
 
-Adding them imports only ``argparse``; running one imports the client, so
-``tabletop serve`` does not load it.
+Adding them imports only ``argparse`` and the generated game types (for the
+help's list of games); running one imports the client, so ``tabletop serve``
+does not load it.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
+from infra.terminal.games import NAMES, spelled
+
 if TYPE_CHECKING:
     from rich.console import Console
 
     from infra.terminal.lobby import SeatRequest
 
 COMMANDS = ("play", "spectate", "replay", "games")
-GAME_NAMES = ("qwirkle", "hues-and-cues", "split", "gnoming-a-round", "fool")
 # What `tabletop serve` listens on by default (infra/settings.py, DEFAULT_LISTEN).
 DEFAULT_SERVER = "127.0.0.1:50051"
 INTERRUPTED = 130
@@ -47,8 +49,12 @@ def add_commands(
         description="Create a game (or join one with --join), wait for the "
         "players, and play it in the terminal.",
     )
+    known = ", ".join(spelled(name) for name in NAMES.values())
     play_parser.add_argument(
-        "game_type", nargs="?", metavar="GAME_TYPE", help=", ".join(GAME_NAMES)
+        "game_type",
+        nargs="?",
+        metavar="GAME_TYPE",
+        help=f"the game to open: {known} (tabletop games lists the server's)",
     )
     server_option(play_parser)
     play_parser.add_argument("--name", default="Player", help="your display name")
@@ -164,7 +170,9 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
     from infra.terminal.lobby import SeatRequest  # noqa: PLC0415
 
     if not args.game_type and not args.join:
-        raise ClientError("name a game to create (e.g. qwirkle) or --join GAME_ID")
+        raise ClientError(
+            "name a game to create (tabletop games lists them) or --join GAME_ID"
+        )
     if args.players < 0 or args.bots < 0 or args.bot_delay < 0:
         raise ClientError("--players, --bots and --bot-delay must not be negative")
     if args.bots and args.join:

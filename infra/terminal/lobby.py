@@ -17,20 +17,15 @@ from infra.terminal.connection import (
     UNARY_TIMEOUT,
     ClientError,
     Connection,
+    catalogue,
     game_name,
     get_game,
     with_token,
 )
+from infra.terminal.games import Catalogue
+from infra.terminal.render import cannot_draw, renderer_for
 from infra.terminal.render_common import names_of, seat_of
 from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
-
-GAME_TYPES = {
-    "qwirkle": game_pb2.GAME_TYPE_QWIRKLE,
-    "hues-and-cues": game_pb2.GAME_TYPE_HUES_AND_CUES,
-    "split": game_pb2.GAME_TYPE_SPLIT,
-    "gnoming-a-round": game_pb2.GAME_TYPE_GNOMING_A_ROUND,
-    "fool": game_pb2.GAME_TYPE_FOOL,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +54,18 @@ class SeatRequest:
     invite_code: str = ""  # the code of a private table to join
 
 
-def game_type_of(text: str) -> game_pb2.GameType:
-    """Returns the game type a name means: ``qwirkle``, ``hues-and-cues``, ..."""
-    key = text.strip().lower().replace("_", "-").replace(" ", "-").rstrip("!")
-    if key not in GAME_TYPES:
-        raise ClientError(f"unknown game {text!r}; one of: {', '.join(GAME_TYPES)}")
-    return GAME_TYPES[key]
+def game_type_of(text: str, games: Catalogue) -> game_pb2.GameType:
+    """Returns the game type a name means among the server's: ``hues-and-cues``, ...
+
+    Refuses a game type the server plays but this client cannot draw.
+    """
+    info = games.find(text)
+    if info is None:
+        known = ", ".join(games.spelled_names()) or "none"
+        raise ClientError(f"the server plays no game {text!r}; it plays: {known}")
+    if renderer_for(info.game_type) is None:
+        raise ClientError(cannot_draw(info.game_type, info))
+    return info.game_type
 
 
 def take_seat(connection: Connection, request: SeatRequest, console: Console) -> Table:
@@ -105,7 +106,7 @@ def join_command(game: str, seat: Seat, *, private: bool = True) -> str:
 
 
 def _create(connection: Connection, request: SeatRequest) -> Seat:
-    game_type = game_type_of(request.game_type or "")
+    game_type = game_type_of(request.game_type or "", catalogue(connection))
     visibility = game_pb2.VISIBILITY_PUBLIC
     if request.private:
         visibility = game_pb2.VISIBILITY_PRIVATE
@@ -132,7 +133,7 @@ def _create(connection: Connection, request: SeatRequest) -> Seat:
 
 def _join(connection: Connection, request: SeatRequest, name: str) -> Seat:
     if request.game_type:
-        wanted = game_type_of(request.game_type)
+        wanted = game_type_of(request.game_type, catalogue(connection))
         if get_game(connection, name).game_type != wanted:
             raise ClientError(f"{name} is not a game of {request.game_type}")
     reply = connection.stub.JoinGame(

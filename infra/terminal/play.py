@@ -12,6 +12,7 @@ from tabletop.v1 import game_pb2, game_service_pb2, move_pb2
 from infra.bot_client import play_bots, seat_bots
 from infra.terminal.connection import (
     UNARY_TIMEOUT,
+    ClientError,
     Connection,
     connect,
     describe_error,
@@ -23,7 +24,7 @@ from infra.terminal.lines import EndOfInput, LineReader, wait
 from infra.terminal.lobby import SeatRequest, take_seat
 from infra.terminal.menu import QUIT_WORDS, Quit, Show, Submit, choose, menu_of
 from infra.terminal.menu import render_menu as menu_lines
-from infra.terminal.render import render_game
+from infra.terminal.render import cannot_draw, render_game, renderer_for
 from infra.terminal.resign import (
     CANCELLED,
     CONFIRM_PROMPT,
@@ -59,6 +60,13 @@ def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
     stop_bots = play_bots(bots, request.bot_delay)
     game = get_game(table.connection, table.seat.game)
     info = game_type_info(table.connection, game.game_type)
+    if renderer_for(game.game_type) is None:  # joined: its type was not named
+        stop_bots.set()
+        game_id = game.name.removeprefix("games/")
+        raise ClientError(
+            f"{cannot_draw(game.game_type, info)}; your seat is kept, and "
+            f"tabletop bot {game_id} --seat-token-file {table.path} plays it"
+        )
     feed = follow(table.connection, game.name, game.revision)
     session = Session(console, table, info, reader, feed, game)
     try:

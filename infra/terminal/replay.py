@@ -16,12 +16,14 @@ from infra.terminal.connection import (
     game_type_info,
     get_game,
 )
+from infra.terminal.games import NAMES
 from infra.terminal.lines import Line, LineReader, wait
 from infra.terminal.menu import QUIT_WORDS
 from infra.terminal.render import describe_event, names_for, render_game
 from infra.terminal.screen import draw, problem, prompt
 
 HELP = "n next (Enter too)   p previous   g N go to revision N   q quit"
+_GAMES = frozenset(NAMES.values())  # the GameEvent members that hold a game's event
 
 
 def events_of(connection: Connection, name: str) -> list[event_pb2.GameEvent]:
@@ -52,9 +54,6 @@ def what_happened(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
     who = names.get(event.actor, "")
     kind = f"{member}: {inner}" if inner else member
     return f"{kind.replace('_', ' ')}{f' by {who}' if who else ''}"
-
-
-_GAMES = {"qwirkle", "hues_and_cues", "split", "gnoming_a_round", "fool"}
 
 
 def step(text: str, revision: int, total: int) -> tuple[int, str]:

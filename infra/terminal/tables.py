@@ -1,4 +1,7 @@
-"""``tabletop games``: the lobby, the tables the caller may see and join.
+"""``tabletop games``: the lobby, the game types and the tables the caller may join.
+
+The game types are the server's ``ListGameTypes``, each with its display name;
+one this client cannot draw is listed too, and says so.
 
 Open tables come from ``ListGames`` without a token, so a private table is
 never among them; the caller's own tables come from the seats this client
@@ -16,13 +19,13 @@ from rich.console import Console
 from rich.table import Table
 from tabletop.v1 import game_pb2, game_service_pb2
 
-from infra.terminal.connection import UNARY_TIMEOUT, Connection, with_token
-from infra.terminal.lobby import GAME_TYPES
+from infra.terminal.connection import UNARY_TIMEOUT, Connection, catalogue, with_token
+from infra.terminal.games import Catalogue, info_name, spelled
+from infra.terminal.render import renderer_for
 from infra.terminal.seats import Seat, load_seat, state_dir
 
 OPEN_TABLES = 50  # listed at most
 Kept: TypeAlias = tuple[game_pb2.Game, Seat]  # a kept seat's game
-_TYPE_NAMES = {number: name for name, number in GAME_TYPES.items()}
 _STATES = {
     game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting",
     game_pb2.GAME_STATE_IN_PROGRESS: "playing",
@@ -31,10 +34,12 @@ _STATES = {
 
 
 def list_tables(connection: Connection, server: str, console: Console) -> int:
-    """Prints the caller's own tables, then the open ones; returns 0."""
+    """Prints the game types, the caller's own tables, then the open ones; returns 0."""
+    games = catalogue(connection)
+    console.print(game_types_table(games))
     own = _own_tables(connection, server)
     if own:
-        console.print(_own_table(own))
+        console.print(_own_table(own, games))
     listing = connection.stub.ListGames(
         game_service_pb2.ListGamesRequest(
             page_size=OPEN_TABLES,
@@ -46,7 +51,7 @@ def list_tables(connection: Connection, server: str, console: Console) -> int:
     mine = {game.name for game, _ in own}
     open_games = [game for game in listing.games if game.name not in mine]
     if open_games:
-        console.print(_open_table(open_games))
+        console.print(_open_table(open_games, games))
         console.print("Join one with: tabletop play --join GAME_ID")
     else:
         console.print(
@@ -84,7 +89,23 @@ def _own_tables(
     return found
 
 
-def _own_table(own: list[Kept]) -> Table:
+def game_types_table(games: Catalogue) -> Table:
+    """Returns the game types the server plays, as ``tabletop play`` names them."""
+    table = Table(title="Games (open a table with tabletop play GAME_TYPE)")
+    for column in ("GAME_TYPE", "game", "players", ""):
+        table.add_column(column)
+    for info in games.game_types:
+        drawn = renderer_for(info.game_type) is not None
+        table.add_row(
+            spelled(info_name(info)),
+            games.display_name(info.game_type),
+            f"{info.min_players}-{info.max_players}",
+            "" if drawn else "this client cannot draw it",
+        )
+    return table
+
+
+def _own_table(own: list[Kept], games: Catalogue) -> Table:
     table = Table(title="Your tables (resume with tabletop play --join GAME_ID)")
     for column in ("game", "type", "state", "seats", "you", "invite code"):
         table.add_column(column)
@@ -94,7 +115,7 @@ def _own_table(own: list[Kept]) -> Table:
         code = (seat.invite_code or "(ask the host)") if private else "public"
         table.add_row(
             game.name.removeprefix("games/"),
-            _TYPE_NAMES.get(game.game_type, "?"),
+            games.display_name(game.game_type),
             _STATES.get(game.state, "?"),
             f"{len(game.players)}/{game.max_players}",
             f"seat {you}" + (" (host)" if game.caller == game.host else ""),
@@ -103,11 +124,11 @@ def _own_table(own: list[Kept]) -> Table:
     return table
 
 
-def _open_table(games: list[game_pb2.Game]) -> Table:
+def _open_table(open_games: list[game_pb2.Game], games: Catalogue) -> Table:
     table = Table(title="Open tables")
     for column in ("game", "type", "seats", "host", "closes"):
         table.add_column(column)
-    for game in games:
+    for game in open_games:
         host = next((p.display_name for p in game.players if p.name == game.host), "")
         closes = (
             game.expire_time.ToDatetime().strftime("%Y-%m-%d %H:%M UTC")
@@ -116,7 +137,7 @@ def _open_table(games: list[game_pb2.Game]) -> Table:
         )
         table.add_row(
             game.name.removeprefix("games/"),
-            _TYPE_NAMES.get(game.game_type, "?"),
+            games.display_name(game.game_type),
             f"{len(game.players)}/{game.max_players}",
             host,
             closes,
