@@ -45,6 +45,7 @@ from services.store import (
     Batch,
     Call,
     CommandFor,
+    DecidedFor,
     GameStore,
     game_not_found,
     reused,
@@ -186,7 +187,7 @@ class GamesApp(GameStore):
             return JoinTable(display_name, token_hash(token or random_token), shown)
 
         call = Call(request_key=request_key(request_id), request_hash=request_hash)
-        result = self._execute(game_id, join, call, joining=True)
+        result = self._execute(game_id, join, call, DecidedFor.NOBODY)
         if isinstance(result, Rejected):
             return result
         taken = result.events[0].actor
@@ -209,15 +210,15 @@ class GamesApp(GameStore):
     ) -> Applied | Rejected:
         """Starts the game for a seated caller: deals and opens play."""
         call = Call(token, request_key, request_hash)
-        return self._execute(game_id, _always(StartTable()), call, seated=True)
+        return self._for_seat(game_id, StartTable(), call)
 
     def leave_game(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Gives up the caller's seat before play begins."""
-        return self._execute(game_id, _always(LeaveTable()), call, seated=True)
+        return self._for_seat(game_id, LeaveTable(), call)
 
     def remove_player(self, game_id: UUID, seat: int, call: Call) -> Applied | Rejected:
         """The host's removal of ``seat`` before play begins."""
-        return self._execute(game_id, _always(RemoveSeat(seat)), call, seated=True)
+        return self._for_seat(game_id, RemoveSeat(seat), call)
 
     def rotate_invite(
         self, game_id: UUID, token: str | None, request_id: str, request_hash: str
@@ -237,18 +238,18 @@ class GamesApp(GameStore):
             return RotateInvite(invite_hash(code_for(record)))
 
         call = Call(token, request_key(request_id), request_hash)
-        result = self._execute(game_id, rotate, call, seated=True)
+        result = self._execute(game_id, rotate, call, DecidedFor.CALLERS_SEAT)
         if isinstance(result, Rejected):
             return result
         return Invited(result, code_for(result.record))
 
     def resign(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Resigns the caller's seat: the server's bot plays it from now on."""
-        return self._execute(game_id, _always(Resign()), call, seated=True)
+        return self._for_seat(game_id, Resign(), call)
 
     def expire(self, game_id: UUID) -> Applied | Rejected:
         """Closes a table that waited for players past its expiry time."""
-        return self._execute(game_id, self._expiry, Call())
+        return self._execute(game_id, self._expiry, Call(), DecidedFor.NOBODY)
 
     def play_resigned(self, game_id: UUID) -> Applied | Rejected:
         """Plays the bot's move for a resigned seat that is to move.
@@ -258,7 +259,13 @@ class GamesApp(GameStore):
         """
         if self.get_game(game_id) is None:
             return game_not_found(game_id)
-        return self._execute(game_id, resigned_to_move, Call(), is_move=True)
+        return self._execute(game_id, resigned_to_move, Call(), DecidedFor.NOBODY)
+
+    def _for_seat(
+        self, game_id: UUID, command: TableCommand, call: Call
+    ) -> Applied | Rejected:
+        """Decides ``command``, which needs no game to build, for the caller's seat."""
+        return self._execute(game_id, _always(command), call, DecidedFor.CALLERS_SEAT)
 
     def _expiry(self, record: GameRecord, _: int | None) -> ExpireTable | Rejected:
         """Returns the closing of a table, if it has waited long enough.
@@ -297,28 +304,28 @@ class GamesApp(GameStore):
             return move if isinstance(move, Rejected) else PlayMove(move)
 
         call = Call(token, request_key, request_hash, expected_revision)
-        return self._execute(game_id, play, call, seated=True, is_move=True)
+        return self._execute(game_id, play, call, DecidedFor.CALLERS_SEAT)
 
     def undo_move(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Takes back the caller's last move alone, where the game allows it."""
-        return self._execute(game_id, _always(UndoLastMove()), call, seated=True)
+        return self._for_seat(game_id, UndoLastMove(), call)
 
     def propose_undo(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Asks the other players to let the caller take back their last move."""
-        return self._execute(game_id, _always(ProposeTakeback()), call, seated=True)
+        return self._for_seat(game_id, ProposeTakeback(), call)
 
     def respond_undo(
         self, game_id: UUID, proposal_id: int, *, accept: bool, call: Call
     ) -> Applied | Rejected:
         """Records the caller's answer to an undo proposal."""
         answer = AnswerTakeback(proposal_id, accept)
-        return self._execute(game_id, _always(answer), call, seated=True)
+        return self._for_seat(game_id, answer, call)
 
     def time_out(self, game_id: UUID, deadline: datetime) -> Applied | Rejected:
         """Plays the bot's move for a seat whose time ran out at ``deadline``.
 
         Stale once the timer was set again (a move made in time)."""
-        return self._execute(game_id, timeout_for(deadline), Call(), is_move=True)
+        return self._execute(game_id, timeout_for(deadline), Call(), DecidedFor.NOBODY)
 
     def suggest_move(
         self, game_id: UUID, token: str | None

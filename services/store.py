@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from enum import Enum
 from itertools import takewhile
 from typing import Any, TypeAlias
 from uuid import UUID
@@ -28,7 +29,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
 from domain.common import commands
-from domain.common.commands import TableCommand
+from domain.common.commands import JoinTable, TableCommand
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
 from services.commits import GroupCommit
@@ -62,6 +63,16 @@ class Call:
     request_hash: str = ""
     # Revision the client based the request on; 0 skips the check.
     expected_revision: int = 0
+
+
+class DecidedFor(Enum):
+    """Whom a request is decided for."""
+
+    # No seat, and no credentials asked: a join (its seat is not taken yet)
+    # and the server's own commands (expiry, timeouts, resigned seats' moves).
+    NOBODY = "nobody"
+    # The seat the call's token acts for; a call without one is refused.
+    CALLERS_SEAT = "callers_seat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,16 +264,14 @@ class GameStore(Application[UUID]):
         game_id: UUID,
         command_for: CommandFor,
         call: Call,
-        *,
-        seated: bool = False,
-        is_move: bool = False,
-        joining: bool = False,
+        decided_for: DecidedFor,
     ) -> Applied | Rejected:
         """Loads, authenticates, decides and appends; re-decides on a lost race.
 
-        With ``seated`` the caller's token must act for a seat, the seat the
-        command is decided for; otherwise it is decided for nobody. The events
-        are credited to that seat, or with ``joining`` to the seat being taken.
+        ``decided_for`` says whether the call's token must act for a seat, the
+        seat the command is then decided for; otherwise it is decided for
+        nobody. Who the events are credited to and whether they are a numbered
+        move follow from the command (``_batch``).
 
         The decision starts from the game this process keeps, without asking
         the database what is newer: if another process moved meanwhile, the
@@ -283,14 +292,7 @@ class GameStore(Application[UUID]):
             if record is None:
                 return game_not_found(game_id)
             revision = record.revision
-            decided = self._decide(
-                record,
-                command_for,
-                call,
-                seated=seated,
-                is_move=is_move,
-                joining=joining,
-            )
+            decided = self._decide(record, command_for, call, decided_for)
             if isinstance(decided, Unreadable):
                 return decided.refusal  # no newer game reads it otherwise
             if isinstance(decided, Rejected) and not fresh:
@@ -303,26 +305,31 @@ class GameStore(Application[UUID]):
             except IntegrityError:
                 fresh = True
                 if call.expected_revision:
-                    latest = self.get_game(game_id)
-                    if latest is not None and call.request_key in latest.requests:
-                        # The collision was this request's own earlier attempt,
-                        # stored (through another process) without an answer.
-                        return self._applied_again(latest, call)
-                    return _stale("CONCURRENT_UPDATE", latest.revision if latest else 0)
+                    return self._pinned_and_lost(game_id, call)
         return _stale("CONCURRENT_UPDATE", revision)
+
+    def _pinned_and_lost(self, game_id: UUID, call: Call) -> Applied | Rejected:
+        """Answers a command with ``expected_revision`` whose append collided."""
+        latest = self.get_game(game_id)
+        if latest is not None and call.request_key in latest.requests:
+            # The collision was this request's own earlier attempt, stored
+            # (through another process) without an answer.
+            return self._applied_again(latest, call)
+        return _stale("CONCURRENT_UPDATE", latest.revision if latest else 0)
 
     def _decide(
         self,
         record: GameRecord,
         command_for: CommandFor,
         call: Call,
-        *,
-        seated: bool,
-        is_move: bool,
-        joining: bool,
+        decided_for: DecidedFor,
     ) -> Batch | Applied | Rejected | Unreadable:
         """Returns what to append for a request on ``record``, or its answer."""
-        seat = self.authenticate(record, call.token) if seated else None
+        seat = (
+            self.authenticate(record, call.token)
+            if decided_for is DecidedFor.CALLERS_SEAT
+            else None
+        )
         if call.request_key in record.requests:
             # Before the seat's check: a retry of LeaveGame finds its seat gone.
             # The request's fingerprint covers its token, so only the same
@@ -339,13 +346,7 @@ class GameStore(Application[UUID]):
         decision = commands.decide(record.table, record.rules, seat, command, now)
         if isinstance(decision, Rejected):
             return decision
-        return Batch(
-            decision.events,
-            command,
-            len(record.table.seats) if joining else commands.acting_seat(command, seat),
-            record.move_count + 1 if is_move else 0,
-            now,
-        )
+        return _batch(record, decision.events, command, seat, now)
 
     def _append(
         self, record: GameRecord | None, game_id: UUID, batch: Batch, call: Call
@@ -379,6 +380,27 @@ class GameStore(Application[UUID]):
         for listener in self.appended:
             listener(game_id, recorded)
         return Applied(record, recorded)
+
+
+def _batch(
+    record: GameRecord,
+    events: tuple[Any, ...],
+    command: TableCommand,
+    seat: int | None,
+    now: datetime,
+) -> Batch:
+    """Returns what an accepted command stores: who it is credited to, which move.
+
+    The same rules as the audit checks (``services/audit/replay.py``): a join
+    is credited to the seat it takes, the bot's move to the seat it plays for,
+    anything else to the seat it was decided for; moves are numbered in order.
+    """
+    if isinstance(command, JoinTable):
+        actor: int | None = len(record.table.seats)
+    else:
+        actor = commands.acting_seat(command, seat)
+    is_move = isinstance(command, commands.MOVE_COMMANDS)
+    return Batch(events, command, actor, record.move_count + 1 if is_move else 0, now)
 
 
 def _invalid(record: GameRecord) -> Rejected:
