@@ -41,6 +41,21 @@ def top_seats(
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """A table option: a field of the game's config type, described for people."""
+
+    field: str
+    description: str
+    default_value: str
+
+
+def seat_of(command: Any) -> int:
+    """Returns the seat a command is issued for: its ``seat`` field."""
+    seat: int = command.seat
+    return seat
+
+
+@dataclass(frozen=True, slots=True)
 class GameRules(Generic[S, C, E, Cfg]):
     """One game's rules policy and views, as pure functions.
 
@@ -70,8 +85,6 @@ class GameRules(Generic[S, C, E, Cfg]):
     leaders: Callable[[S, tuple[int, ...]], tuple[int, ...]]
     # Seats the game waits for now (empty when nobody may act).
     to_move: Callable[[S], tuple[int, ...]]
-    # The seat a command is issued for (commands carry the acting seat).
-    actor: Callable[[C], int]
     # Whether a move's events revealed nothing (no draw, reveal or random step),
     # so that its mover may take it back alone (DESIGN §6).
     self_undoable: Callable[[tuple[E, ...]], bool]
@@ -84,6 +97,19 @@ class GameRules(Generic[S, C, E, Cfg]):
     events: Mapping[str, type[Any]]
     commands: Mapping[str, type[Any]]
     values: Mapping[str, type[Any]]
+    # The seat a command is issued for; commands carry it as ``seat``.
+    actor: Callable[[C], int] = seat_of
+    # What ``ListGameTypes`` tells people: the game's name as they read it (the
+    # name with spaces, capitalised, if empty), each table option, and which
+    # moves a player may take back alone, in plain words.
+    display_name: str = ""
+    options: tuple[Option, ...] = ()
+    self_undo: str = ""
+
+    @property
+    def title(self) -> str:
+        """Returns the name people read: ``display_name``, or the name spaced."""
+        return self.display_name or self.name.replace("_", " ").title()
 
     def fold(self, state: S, events: tuple[E, ...]) -> S:
         """Returns ``state`` after applying ``events`` in order."""

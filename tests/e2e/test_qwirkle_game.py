@@ -18,7 +18,7 @@ from domain.common import table as tables
 from domain.common.decision import Accepted
 from domain.common.rng import Rng, commitment
 from domain.games.qwirkle import RULES, Color, QwirkleConfig, Shape, Tile
-from services.api.convert import qwirkle as convert
+from services.api.convert.registry import converter_for
 from tests.e2e.client import (
     create_qwirkle,
     expect_error,
@@ -28,6 +28,8 @@ from tests.e2e.client import (
     start_two_seats,
 )
 from tests.e2e.conftest import Server
+
+convert = converter_for("qwirkle")
 
 SEED = bytes(range(32))
 
@@ -97,9 +99,7 @@ def test_the_revealed_seed_matches_its_commitment_and_rederives_the_racks(
     for seat, view in enumerate(opening):
         dealt = shuffled[seat * 6 : seat * 6 + 6]
         rack = view.qwirkle_view.private_state.rack
-        seen = [
-            Tile(convert._COLOR_OF[t.color], convert._SHAPE_OF[t.shape]) for t in rack
-        ]
+        seen = [convert.mapper.read(t, Tile, "tile") for t in rack]
         assert Counter(seen) == Counter(dealt)
 
 

@@ -17,10 +17,10 @@ from tabletop.v1 import event_pb2, game_pb2
 from domain.common.decision import Rejected
 from domain.common.seats import Seat, Spectator, Viewer
 from domain.common.table import TableStatus
-from domain.games.qwirkle import QwirkleConfig, TilesDealt, TilesExchanged
+from domain.games.qwirkle import QwirkleConfig, Tile, TilesDealt, TilesExchanged
 from domain.games.qwirkle import State as QwirkleState
 from services.api.convert.game import event_to_proto, game_to_proto, player_name
-from services.api.convert.qwirkle import _COLOR_OF, _SHAPE_OF
+from services.api.convert.registry import converter_for
 from services.games import Applied, GamesApp
 from services.records import GameRecord, RecordedEvent, advance
 from tests.playing import always
@@ -52,8 +52,11 @@ def _random_game(players: int, seed: int) -> tuple[UUID, list[RecordedEvent]]:
 
 def _tiles(messages: object) -> Counter[tuple[str, str]]:
     return Counter(
-        (_COLOR_OF[t.color].value, _SHAPE_OF[t.shape].value)
-        for t in messages  # type: ignore[attr-defined]
+        (tile.color.value, tile.shape.value)
+        for tile in (
+            converter_for("qwirkle").mapper.read(t, Tile, "tile")
+            for t in messages  # type: ignore[attr-defined]
+        )
     )
 
 

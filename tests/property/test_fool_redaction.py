@@ -25,8 +25,8 @@ from domain.common.decision import Rejected
 from domain.common.seats import Seat, Spectator, Viewer
 from domain.common.table import TableStatus
 from domain.games.fool import RULES, Card, FoolConfig, Phase, State
-from services.api.convert.fool import card_from_proto
 from services.api.convert.game import event_to_proto, game_to_proto
+from services.api.convert.registry import converter_for
 from services.games import Applied, GamesApp
 from services.records import GameRecord, RecordedEvent, advance
 from tests.playing import always
@@ -77,7 +77,7 @@ def domain_cards(value: object, name: str = "") -> Iterator[Card]:
 def message_cards(message: Message) -> Iterator[Card]:
     """Yields every card a message holds, outside public lists."""
     if isinstance(message, fool_pb2.FoolCard):
-        card = card_from_proto(message, "card")
+        card = converter_for("fool").mapper.read(message, Card, "card")
         assert isinstance(card, Card)
         yield card
         return
@@ -115,9 +115,9 @@ def check_revision(record: GameRecord, item: RecordedEvent, viewer: Viewer) -> N
     assert game.seed == ""
     private = game.fool_view.private_state
     if isinstance(viewer, Seat):
-        assert [card_from_proto(c, "c") for c in private.hand] == list(
-            state.hands[viewer.index]
-        )
+        assert [
+            converter_for("fool").mapper.read(c, Card, "c") for c in private.hand
+        ] == list(state.hands[viewer.index])
     else:
         assert not game.fool_view.HasField("private_state")
 

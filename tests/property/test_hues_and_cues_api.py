@@ -28,7 +28,9 @@ from domain.games.hues_and_cues import (
     State,
     TargetChosen,
 )
-from services.api.convert import hues_and_cues as convert
+from services.api.convert.registry import converter_for
+
+convert = converter_for("hues_and_cues")
 
 PLAYER_COUNTS = (3, 4, 7, 10)
 CARD_ID = re.compile(r"C\d{3}")

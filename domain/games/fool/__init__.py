@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.common.rules import GameRules
+from domain.common.rules import GameRules, Option
 from domain.games.fool.events import (
     CardPlayed,
     Event,
@@ -35,7 +35,6 @@ from domain.games.fool.model import (
     card_from_id,
 )
 from domain.games.fool.rules import (
-    actor,
     decide,
     leaders,
     outcome,
@@ -78,12 +77,24 @@ RULES: GameRules[State, Command, Event, FoolConfig] = GameRules(
     outcome=outcome,
     leaders=leaders,
     to_move=to_move,
-    actor=actor,
     self_undoable=self_undoable,
     reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,
+    display_name="Fool!",
+    options=(
+        Option(
+            "first_dealer",
+            "The seat that deals the first round; the deal moves one seat"
+            " clockwise each round.",
+            "0",
+        ),
+    ),
+    self_undo=(
+        "None: every card played was hidden in a hand, so every takeback needs "
+        "the others' consent."
+    ),
 )
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.common.rules import GameRules
+from domain.common.rules import GameRules, Option
 from domain.games.gnoming_a_round.cards import Card, Kind, card_from_id
 from domain.games.gnoming_a_round.events import (
     BounceStopped,
@@ -55,7 +55,6 @@ from domain.games.gnoming_a_round.model import (
     TakeFromDiscard,
 )
 from domain.games.gnoming_a_round.rules import (
-    actor,
     decide,
     leaders,
     outcome,
@@ -133,12 +132,25 @@ RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules(
     outcome=outcome,
     leaders=leaders,
     to_move=to_move,
-    actor=actor,
     self_undoable=self_undoable,
     reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,
+    display_name="Gnoming A Round",
+    options=(
+        Option(
+            "first_player",
+            "The seat that starts round 1; later rounds start one seat to the left.",
+            "0",
+        ),
+    ),
+    self_undo=(
+        "A move that drew, revealed, refilled, scored and ended nothing: taking"
+        " a discard, rejecting a drawn card, stopping a bounce, declining a "
+        "hazard, placing or discarding a card everyone has seen. Every other "
+        "move needs the others' consent."
+    ),
 )
 
 __all__ = [

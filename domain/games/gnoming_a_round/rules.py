@@ -92,11 +92,6 @@ def to_move(state: State) -> tuple[int, ...]:
             assert_never(state.phase)
 
 
-def actor(command: Command) -> int:
-    """Returns the seat a command is issued for."""
-    return command.seat
-
-
 # D25: events that never reveal or draw anything.
 _SILENT = (DiscardTaken, CardRejected, BounceStopped, HazardDeclined, TurnStarted)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.common.rules import GameRules
+from domain.common.rules import GameRules, Option
 from domain.games.hues_and_cues.board import Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
 from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, check_cue
@@ -45,7 +45,6 @@ from domain.games.hues_and_cues.model import (
     State,
 )
 from domain.games.hues_and_cues.rules import (
-    actor,
     decide,
     leaders,
     outcome,
@@ -104,12 +103,29 @@ RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
     outcome=outcome,
     leaders=leaders,
     to_move=to_move,
-    actor=actor,
     self_undoable=self_undoable,
     reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,
+    display_name="Hues and Cues",
+    options=(
+        Option(
+            "first_cue_giver",
+            "The seat that gives the first cue; the role then passes clockwise.",
+            "drawn with the game's seed",
+        ),
+        Option(
+            "free_choice_variant",
+            "The cue giver may choose any square as the target and draws no card.",
+            "false",
+        ),
+    ),
+    self_undo=(
+        "A cue (first or second) and a guess that does not complete the round. "
+        "Skipping the second cue and the guess that completes the round reveal "
+        "the target, so taking them back needs the others' consent."
+    ),
 )
 
 __all__ = [

@@ -39,7 +39,6 @@ from domain.games.qwirkle.model import (
     Tile,
 )
 from domain.games.qwirkle.rules import (
-    actor,
     decide,
     leaders,
     outcome,
@@ -94,12 +93,15 @@ RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
     outcome=outcome,
     leaders=leaders,
     to_move=to_move,
-    actor=actor,
     self_undoable=self_undoable,
     reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,
+    self_undo=(
+        "A pass, or a placement that drew no tile (the bag was empty) and did "
+        "not end the game; every other move needs the others' consent."
+    ),
 )
 
 __all__ = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.common.rules import GameRules
+from domain.common.rules import GameRules, Option
 from domain.games.split.cards import (
     Card,
     Half,
@@ -58,7 +58,6 @@ from domain.games.split.model import (
     Upgrade,
 )
 from domain.games.split.rules import (
-    actor,
     decide,
     leaders,
     outcome,
@@ -119,12 +118,26 @@ RULES: GameRules[State, Command, Event, SplitConfig] = GameRules(
     outcome=outcome,
     leaders=leaders,
     to_move=to_move,
-    actor=actor,
     self_undoable=self_undoable,
     reveals_to_others=reveals_to_others,
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,
+    options=(
+        Option(
+            "first_dealer",
+            "The seat that deals the first round; the first turn is to "
+            "the dealer's left.",
+            "0",
+        ),
+    ),
+    self_undo=(
+        "A move that drew and revealed nothing: the perfect bonus's choice, "
+        "declining the strong bonus, the weak bonus's swap or not, finishing a "
+        "late meld that does not end the round, and taking from the discard row"
+        " when only its cards are used. Every other move needs the others' "
+        "consent."
+    ),
 )
 
 __all__ = [

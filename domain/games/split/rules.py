@@ -74,11 +74,6 @@ def to_move(state: State) -> tuple[int, ...]:
     return ()
 
 
-def actor(command: Command) -> int:
-    """Returns the seat a command is issued for."""
-    return command.seat
-
-
 def self_undoable(events: tuple[Event, ...]) -> bool:
     """Tells whether a move drew and revealed nothing, so its mover may take it back.
 

@@ -1,66 +1,109 @@
-"""What every game's conversion module provides."""
+"""A game's converter, derived from its name, its rules and its overrides.
+
+The game named ``hues_and_cues`` is ``GAME_TYPE_HUES_AND_CUES``; its members of
+the shared oneofs are ``Game.hues_and_cues_config``, ``Move.hues_and_cues``,
+``Game.hues_and_cues_view`` and ``GameEvent.hues_and_cues``; a command or an
+event is the member of its game's ``action`` or ``event`` oneof named after
+its class in snake case. Everything else is ``services.api.convert.mapping``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any, TypeAlias, TypeVar, cast
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 from google.protobuf.message import Message
-from tabletop.v1 import game_pb2
+from google.protobuf.message_factory import GetMessageClass
+from tabletop.v1 import event_pb2, game_pb2, move_pb2
 
+from domain.common.rules import GameRules
+from services.api.convert.mapping import Mapper, Names, members, unset_oneof
 from services.api.errors import FieldViolation
 
-P = TypeVar("P", bound=int)
-K = TypeVar("K", bound=Enum)
-
-# Turns a seat index into its player resource name, games/{game}/players/{seat}.
-Names: TypeAlias = Callable[[int], str]
-
 
 @dataclass(frozen=True, slots=True)
-class Option:
-    """A table option as ``ListGameTypes`` describes it."""
+class Declaration:
+    """What a game's conversion declares beyond the rules: only its departures."""
 
-    field: str  # the field of the game's config message
-    description: str
-    default_value: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameConverter:
-    """How one game's domain values travel in ``tabletop.v1`` messages.
-
-    The ``*_field`` names are the game's members of the shared oneofs:
-    ``Game.config``, ``Move.game``, ``Game.view`` and ``GameEvent.event``.
-    """
-
-    game_type: str
-    proto_type: game_pb2.GameType
-    config_field: str
-    move_field: str
-    view_field: str
-    event_field: str
-    config_from_proto: Callable[[Any], Any]
-    config_to_proto: Callable[[Any], Message]
-    # (game's move message, acting seat, field path) -> command or violations
-    move_from_proto: Callable[[Any, int, str], Any | list[FieldViolation]]
-    move_to_proto: Callable[[Any], Message]
-    view_to_proto: Callable[[Any, Names], Message]
-    event_to_proto: Callable[[Any, Names], Message]
-    # What ``ListGameTypes`` says about the game.
-    display_name: str
-    options: tuple[Option, ...]
-    self_undo: str  # which moves UndoMove takes back, in plain words
-    # Reference data for drawing the game, the ``GameTypeInfo.details`` member
-    # named ``move_field``; None when the game needs none.
+    rules: GameRules[Any, Any, Any, Any]
+    mapper: Mapper = field(default_factory=Mapper)
+    # Commands whose ``action`` member is not their class name in snake case.
+    renamed: Mapping[type, str] = field(default_factory=dict)
+    # Reference data for drawing the game (``GameTypeInfo.details``), if any.
     details: Callable[[], Message] | None = None
 
 
-def enum_map(proto_enum: type[P], prefix: str, members: Iterable[K]) -> dict[K, P]:
-    """Maps domain enum members to the proto enum values named ``prefix + name``."""
-    # A proto enum's ``Value`` is typed as returning a plain int; the value is a
-    # member of ``proto_enum`` all the same.
-    lookup = cast("Any", proto_enum)
-    return {member: cast("P", lookup.Value(prefix + member.name)) for member in members}
+def _message(container: Any, member: str) -> Any:
+    return GetMessageClass(container.DESCRIPTOR.fields_by_name[member].message_type)
+
+
+def _no_names(seat: int) -> str:
+    msg = f"a command names no player: {seat}"
+    raise TypeError(msg)
+
+
+class GameConverter:
+    """How one game's domain values travel in ``tabletop.v1`` messages."""
+
+    def __init__(self, declared: Declaration) -> None:
+        rules, self.mapper = declared.rules, declared.mapper
+        self.game_type = rules.name
+        self.proto_type: game_pb2.GameType = cast(
+            "game_pb2.GameType",
+            game_pb2.GameType.Value(f"GAME_TYPE_{rules.name.upper()}"),
+        )
+        self.config_field = f"{rules.name}_config"
+        self.view_field = f"{rules.name}_view"
+        self.move_field = self.event_field = rules.name
+        self.display_name, self.options = rules.title, rules.options
+        self.self_undo = rules.self_undo
+        self.details = declared.details
+        self._config_type = rules.config_type
+        self._config = _message(game_pb2.Game, self.config_field)
+        self._view = _message(game_pb2.Game, self.view_field)
+        self._move = _message(move_pb2.Move, self.move_field)
+        self._event = _message(event_pb2.GameEvent, self.event_field)
+        self._commands = members(tuple(rules.commands.values()), declared.renamed)
+        self._command_of = {member: cls for cls, member in self._commands.items()}
+        self._events = members(tuple(rules.events.values()))
+
+    def config_from_proto(self, message: Any) -> Any:
+        """Returns the table options; ``check_config`` refuses what makes no sense."""
+        return self.mapper.read(message, self._config_type, "config")
+
+    def config_to_proto(self, config: Any) -> Any:
+        """Returns the table options message."""
+        return self.mapper.fill(config, self._config(), _no_names)
+
+    def move_from_proto(
+        self, move: Any, seat: int, path: str
+    ) -> Any | list[FieldViolation]:
+        """Returns the command a move asks for, or what is wrong with it."""
+        action = move.WhichOneof("action")
+        if action is None:
+            unset = unset_oneof(move, path)
+            return [unset] if unset else []
+        return self.mapper.read(
+            getattr(move, action), self._command_of[action], f"{path}.{action}", seat
+        )
+
+    def move_to_proto(self, command: Any) -> Any:
+        """Returns the move message of a command (for ListLegalMoves)."""
+        move = self._move()
+        member = getattr(move, self._commands[type(command)])
+        member.SetInParent()
+        self.mapper.fill(command, member, _no_names)
+        return move
+
+    def view_to_proto(self, view: Any, names: Names) -> Any:
+        """Returns the caller's view message."""
+        return self.mapper.fill(view, self._view(), names)
+
+    def event_to_proto(self, event: Any, names: Names) -> Any:
+        """Returns a (redacted) event message of the game."""
+        message = self._event()
+        member = getattr(message, self._events[type(event)])
+        member.SetInParent()
+        self.mapper.fill(event, member, names)
+        return message

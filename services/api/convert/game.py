@@ -6,7 +6,6 @@ visibility functions for that caller first (DESIGN §5).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
@@ -14,22 +13,40 @@ from tabletop.v1 import event_pb2, game_pb2
 
 from domain.common import table as tables
 from domain.common.seats import Operator, Seat, Viewer
-from domain.common.undo import UNDO_EVENT_TYPES
+from domain.common.table_state import TABLE_EVENTS
+from domain.common.undo import Proposal, UndoProposed
+from services.api.convert.mapping import Mapper, Names, Shape, members
 from services.api.convert.registry import converter_for
-from services.api.convert.undo import proposal_to_proto, timestamp, undo_event_to_proto
 from services.records import GameRecord, RecordedEvent
 
-_STATES: Mapping[tables.TableStatus, game_pb2.GameState] = {
-    tables.TableStatus.WAITING_FOR_PLAYERS: game_pb2.GAME_STATE_WAITING_FOR_PLAYERS,
-    tables.TableStatus.IN_PROGRESS: game_pb2.GAME_STATE_IN_PROGRESS,
-    tables.TableStatus.FINISHED: game_pb2.GAME_STATE_FINISHED,
-    tables.TableStatus.CLOSED: game_pb2.GAME_STATE_CLOSED,
-}
-
-_CLOSED_REASONS: Mapping[tables.ClosedBecause, game_pb2.ClosedReason] = {
-    tables.ClosedBecause.EXPIRED: game_pb2.CLOSED_REASON_EXPIRED,
-    tables.ClosedBecause.EMPTY: game_pb2.CLOSED_REASON_EMPTY,
-}
+# The table's and the undo events: their ``GameEvent`` members and departures.
+_MEMBERS = members(tuple(TABLE_EVENTS.values()))
+_TABLE = Mapper(
+    shapes={
+        tables.GameCreated: Shape(
+            renames={"commitment": "seed_commitment", "expires_at": "expire_time"},
+            computed={
+                "game_type": lambda e, _: converter_for(e.game_type).proto_type,
+                "visibility": lambda e, _: visibility(e.private),
+            },
+        ),
+        tables.GameStarted: Shape(
+            computed={"turn_order": lambda e, _: range(e.players)},
+        ),
+        tables.GameFinished: Shape(
+            computed={
+                "scores": lambda e, _: [
+                    {"player": seat, "score": score}
+                    for seat, score in enumerate(e.scores)
+                ]
+            },
+        ),
+        **dict.fromkeys(
+            (UndoProposed, Proposal),
+            Shape(renames={"expires_at": "expire_time"}),
+        ),
+    }
+)
 
 
 def visibility(private: bool) -> game_pb2.Visibility:  # noqa: FBT001
@@ -62,17 +79,17 @@ def game_to_proto(
     game = game_pb2.Game(
         name=game_name(record.game_id),
         game_type=converter.proto_type,
-        state=_STATES[table.status],
+        state=_TABLE.scalar(table.status, game_pb2.Game, "state"),
         revision=record.revision,
         move_count=record.move_count,
         etag=f'W/"{record.revision}"',
-        create_time=timestamp(record.created_at),
-        update_time=timestamp(record.updated_at),
         max_players=table.max_players,
         seed_commitment=table.commitment,
         visibility=visibility(table.private),
         record_digest=record.digest,
     )
+    game.create_time.FromDatetime(record.created_at)
+    game.update_time.FromDatetime(record.updated_at)
     if table.host is not None:
         game.host = player_name(record.game_id, table.host)
     if isinstance(viewer, Seat):
@@ -100,11 +117,9 @@ def game_to_proto(
     if table.turn_seconds:
         game.turn_time_limit.seconds = table.turn_seconds
     if table.turn_deadline is not None:  # None once finished
-        game.turn_deadline.CopyFrom(timestamp(table.turn_deadline))
+        game.turn_deadline.FromDatetime(table.turn_deadline)
     if table.undo.proposal is not None:
-        game.pending_undo.CopyFrom(
-            proposal_to_proto(table.undo.proposal, _names(record.game_id))
-        )
+        _TABLE.fill(table.undo.proposal, game.pending_undo, _names(record.game_id))
     getattr(game, converter.config_field).CopyFrom(
         converter.config_to_proto(table.config)
     )
@@ -122,9 +137,9 @@ def _set_lobby(game: game_pb2.Game, table: tables.Table) -> None:
     """Sets when a waiting table expires, and why a closed one closed."""
     waiting = table.status is tables.TableStatus.WAITING_FOR_PLAYERS
     if waiting and table.expires_at is not None:
-        game.expire_time.CopyFrom(timestamp(table.expires_at))
+        game.expire_time.FromDatetime(table.expires_at)
     if table.closed is not None:
-        game.closed_reason = _CLOSED_REASONS[table.closed]
+        game.closed_reason = _TABLE.scalar(table.closed, game_pb2.Game, "closed_reason")
 
 
 def event_to_proto(
@@ -144,9 +159,9 @@ def event_to_proto(
         revision=recorded.revision,
         move_number=recorded.move_number,
         actor="" if recorded.actor is None else player_name(game_id, recorded.actor),
-        create_time=timestamp(recorded.timestamp),
         record_digest=recorded.digest,
     )
+    message.create_time.FromDatetime(recorded.timestamp)
     seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
     event = tables.visible(recorded.event, seen_as, record.rules)
     if event is not None:
@@ -156,87 +171,16 @@ def event_to_proto(
 
 def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> None:
     names = _names(record.game_id)
+    member = _MEMBERS.get(type(event))
+    if member is not None:
+        inner = getattr(message, member)
+        inner.SetInParent()
+        _TABLE.fill(event, inner, names)
+        return
     converter = converter_for(record.table.game_type)
-    match event:
-        case tables.GameCreated():
-            created = event_pb2.GameCreated(
-                game_type=converter.proto_type,
-                seed_commitment=event.commitment,
-                max_players=event.max_players,
-                visibility=visibility(event.private),
-            )
-            if event.expires_at is not None:
-                created.expire_time.CopyFrom(timestamp(event.expires_at))
-            message.game_created.CopyFrom(created)
-        case (
-            tables.InviteCodeSet()
-            | tables.PlayerLeft()
-            | tables.TableClosed()
-            | tables.PlayerResigned()
-            | tables.ResignedSeatPlayed()
-        ):
-            _set_seat_event(message, event, names)
-        case tables.PlayerJoined():
-            message.player_joined.CopyFrom(
-                event_pb2.PlayerJoined(
-                    player=names(event.seat), display_name=event.display_name
-                )
-            )
-        case tables.GameStarted():
-            order = [names(seat) for seat in range(event.players)]
-            message.game_started.CopyFrom(event_pb2.GameStarted(turn_order=order))
-        case tables.GameFinished():
-            message.game_finished.CopyFrom(
-                event_pb2.GameFinished(
-                    winners=[names(seat) for seat in event.winners],
-                    scores=[
-                        event_pb2.PlayerScore(player=names(seat), score=score)
-                        for seat, score in enumerate(event.scores)
-                    ],
-                    seed=event.seed,
-                    resigned=[names(seat) for seat in event.resigned],
-                    abandoned=event.abandoned,
-                )
-            )
-        case tables.TurnTimerStarted():
-            message.turn_timer_started.deadline.CopyFrom(timestamp(event.deadline))
-        case tables.TurnTimedOut():
-            message.turn_timed_out.player = names(event.seat)
-        case _ if isinstance(event, UNDO_EVENT_TYPES):
-            member, undo_message = undo_event_to_proto(event, names)
-            getattr(message, member).CopyFrom(undo_message)
-        case _:
-            game_event = converter.event_to_proto(event, names)
-            getattr(message, converter.event_field).CopyFrom(game_event)
-
-
-def _set_seat_event(
-    message: event_pb2.GameEvent,
-    event: tables.InviteCodeSet
-    | tables.PlayerLeft
-    | tables.TableClosed
-    | tables.PlayerResigned
-    | tables.ResignedSeatPlayed,
-    names: Any,
-) -> None:
-    """Sets the events of who sits at a table and who still plays."""
-    match event:
-        case tables.InviteCodeSet():  # the code is never shown, nor its hash
-            message.invite_code_set.SetInParent()
-        case tables.PlayerLeft():
-            message.player_left.CopyFrom(
-                event_pb2.PlayerLeft(
-                    player=names(event.seat),
-                    display_name=event.display_name,
-                    removed=event.removed,
-                )
-            )
-        case tables.TableClosed():
-            message.table_closed.reason = _CLOSED_REASONS[event.reason]
-        case tables.PlayerResigned():
-            message.player_resigned.player = names(event.seat)
-        case tables.ResignedSeatPlayed():
-            message.resigned_seat_played.player = names(event.seat)
+    getattr(message, converter.event_field).CopyFrom(
+        converter.event_to_proto(event, names)
+    )
 
 
 def _seen_as(record: GameRecord, viewer: Viewer, *, reveal_all: bool) -> Viewer:
@@ -244,5 +188,5 @@ def _seen_as(record: GameRecord, viewer: Viewer, *, reveal_all: bool) -> Viewer:
     return Operator() if reveal_all else tables.effective_viewer(record.table, viewer)
 
 
-def _names(game_id: UUID) -> Any:
+def _names(game_id: UUID) -> Names:
     return lambda seat: player_name(game_id, seat)

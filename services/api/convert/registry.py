@@ -1,23 +1,34 @@
-"""Game type -> its proto conversions."""
+"""Game type -> its converter, for every game of ``domain.games.registry``.
+
+A game's departures from the converter's rules are declared in the module of
+this package named after the game (``DECLARED``); a game that declares none
+needs no module here.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
 from tabletop.v1 import game_pb2
 
-from services.api.convert import fool, gnoming_a_round, hues_and_cues, qwirkle, split
-from services.api.convert.base import GameConverter
+from domain.games.registry import GAMES
+from services.api.convert.base import Declaration, GameConverter
+
+
+def _declared(name: str) -> Declaration:
+    try:
+        module = importlib.import_module(f"services.api.convert.{name}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"services.api.convert.{name}":
+            raise
+        return Declaration(GAMES[name])
+    declared: Declaration = module.DECLARED
+    return declared
+
 
 CONVERTERS: Mapping[str, GameConverter] = {
-    converter.game_type: converter
-    for converter in (
-        qwirkle.CONVERTER,
-        hues_and_cues.CONVERTER,
-        fool.CONVERTER,
-        gnoming_a_round.CONVERTER,
-        split.CONVERTER,
-    )
+    name: GameConverter(_declared(name)) for name in GAMES
 }
 _BY_PROTO = {converter.proto_type: converter for converter in CONVERTERS.values()}
 

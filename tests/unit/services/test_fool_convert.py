@@ -14,24 +14,30 @@ from domain.games.fool import (
     RoundScored,
 )
 from domain.games.fool.setup import cards_in_play
-from services.api.convert import fool as convert
 from services.api.convert.registry import converter_for, converter_for_proto
 from services.api.errors import FieldViolation
 from tests.factories_fool import fool_cards, fool_state
 
+convert = converter_for("fool")
+
 PATH = "move.fool"
+
+
+def _card(card: Card) -> fool_pb2.FoolCard:
+    message: fool_pb2.FoolCard = convert.mapper.write(card, fool_pb2.FoolCard, str)
+    return message
 
 
 def test_every_card_survives_a_round_trip() -> None:
     for card in cards_in_play(8):
-        assert convert.card_from_proto(convert.card_to_proto(card), "c") == card
+        assert convert.mapper.read(_card(card), Card, "c") == card
 
 
 def test_a_card_message_carries_suit_value_and_copy() -> None:
-    assert convert.card_to_proto(Card(None, 1, 4)) == fool_pb2.FoolCard(
+    assert _card(Card(None, 1, 4)) == fool_pb2.FoolCard(
         color=fool_pb2.FOOL_COLOR_WILD, value=1, copy=4
     )
-    assert convert.card_to_proto(Card(Color.GREEN, 17)) == fool_pb2.FoolCard(
+    assert _card(Card(Color.GREEN, 17)) == fool_pb2.FoolCard(
         color=fool_pb2.FOOL_COLOR_GREEN, value=17
     )
 
@@ -78,9 +84,9 @@ def test_the_config_survives_a_round_trip() -> None:
 
 
 def test_the_converter_is_registered_for_the_game_and_its_enum() -> None:
-    assert converter_for("fool") is convert.CONVERTER
-    assert converter_for_proto(game_pb2.GAME_TYPE_FOOL) is convert.CONVERTER
-    assert RULES.name == convert.CONVERTER.game_type
+    assert converter_for("fool") is convert
+    assert converter_for_proto(game_pb2.GAME_TYPE_FOOL) is convert
+    assert RULES.name == convert.game_type
 
 
 def names(seat: int) -> str:
@@ -104,7 +110,7 @@ def test_a_view_names_players_and_lists_sizes_by_seat() -> None:
     assert list(public.hand_sizes) == [2, 1, 2, 1]
     assert len(public.cards_in_play) == 48
     assert not public.revealed_hands
-    assert [convert.card_from_proto(c, "c") for c in message.private_state.hand] == [
+    assert [convert.mapper.read(c, Card, "c") for c in message.private_state.hand] == [
         *fool_cards("B5", "W1-1")
     ]
     spectator = convert.view_to_proto(RULES.view(state, Spectator()), names)

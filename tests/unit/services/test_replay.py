@@ -20,7 +20,7 @@ import grpc
 import pytest
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from tabletop.v1 import event_pb2, game_pb2, game_service_pb2
+from tabletop.v1 import event_pb2, game_pb2, game_service_pb2, qwirkle_pb2
 
 from domain.common.decision import Rejected
 from domain.common.seats import Operator, Seat, Spectator, Viewer
@@ -37,7 +37,7 @@ from domain.games.qwirkle import (
 from domain.games.qwirkle import State as QwirkleState
 from services.api import replay
 from services.api.convert.game import event_to_proto, game_to_proto, player_name
-from services.api.convert.qwirkle import _COLOR_OF, _SHAPE_OF, placement_to_proto
+from services.api.convert.registry import converter_for
 from services.api.errors import ApiError
 from services.api.requests import PageToken, encode_page_token
 from services.games import Applied, GamesApp, Seated
@@ -204,7 +204,8 @@ def _refusal(error: ApiError) -> tuple[grpc.StatusCode, str]:
 
 
 def _tiles(messages: Any) -> Counter[Tile]:
-    return Counter(Tile(_COLOR_OF[t.color], _SHAPE_OF[t.shape]) for t in messages)
+    mapper = converter_for("qwirkle").mapper
+    return Counter(mapper.read(t, Tile, "tile") for t in messages)
 
 
 def _no_seed(message: Message, seed: bytes) -> None:
@@ -262,7 +263,8 @@ def test_a_finished_game_replays_every_revision_as_folded_with_everything_shown(
         public = snapshot.qwirkle_view.public_state
         assert [p.score for p in snapshot.players] == list(state.scores)
         board = [
-            placement_to_proto(p) for p in RULES.view(state, Operator()).public.board
+            converter_for("qwirkle").mapper.write(p, qwirkle_pb2.QwirklePlacement, str)
+            for p in RULES.view(state, Operator()).public.board
         ]
         assert list(public.board) == board
         assert len(public.board) == len(state.board)
