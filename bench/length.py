@@ -43,10 +43,10 @@ from domain.common.decision import Rejected
 from domain.games.hues_and_cues import RULES, HuesAndCuesConfig
 from infra.event_store import create_app
 from infra.settings import Settings
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY
-from services.records import fold
-from services.store import Call
+from services.records import GameRecord, fold
 from tests.long_games import first_cue
 
 LENGTHS = (10, 100, 1_000, 10_000)
@@ -93,7 +93,8 @@ class Growth:
         self.app = app
         self.game_id = game_id
         self.tokens = tokens
-        self.revision: int = ok(app.get_game(game_id)).revision
+        self.record: GameRecord = ok(app.get_game(game_id))
+        self.revision: int = self.record.revision
         self.stage = 0  # the next command of the cycle, 0 to CYCLE - 1
         self.proposal_id = 0  # the proposal the other seats answer
         self.plain: list[float] = []  # seconds of commands within 100 revisions
@@ -102,7 +103,9 @@ class Growth:
     def command(self) -> Applied | Rejected:
         """Sends the cycle's next command: a cue, a proposal, or an answer."""
         if self.stage == 0:
-            return self.app.submit_move(self.game_id, self.tokens[0], first_cue)
+            cue = first_cue(self.record)  # the cue giver's, on the game as it is
+            call = Call(self.tokens[0])
+            return self.app.submit_move(SubmitMove(self.game_id, cue, call))
         if self.stage == 1:
             return self.app.propose_undo(self.game_id, Call(self.tokens[0]))
         call = Call(self.tokens[self.stage - 1])  # seats 1 and 2 accept
@@ -118,6 +121,7 @@ class Growth:
         if self.stage == 1:
             self.proposal_id = applied.record.table.undo.proposal.proposal_id
         self.stage = (self.stage + 1) % CYCLE
+        self.record = applied.record
         revision: int = applied.record.revision
         crossed = revision // CHECKPOINT_EVERY > self.revision // CHECKPOINT_EVERY
         (self.crossing if crossed else self.plain).append(spent)

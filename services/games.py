@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -33,17 +33,17 @@ from domain.common.commands import (
     TableCommand,
     UndoLastMove,
 )
-from domain.common.decision import Rejected, RejectionKind, reject
+from domain.common.decision import Rejected, RejectionKind, malformed, reject
 from domain.common.rng import SEED_BYTES
 from domain.common.seats import Seat
 from domain.games.registry import rules_for
+from services.calls import Call, SentMove, SubmitMove
 from services.records import GameRecord
 from services.request_ids import request_key
 from services.stand_ins import resigned_to_move, timeout_for
 from services.store import (
     Applied,
     Batch,
-    Call,
     CommandFor,
     DecidedFor,
     GameStore,
@@ -285,26 +285,31 @@ class GamesApp(GameStore):
         return ExpireTable()
 
     def submit_move(
-        self,
-        game_id: UUID,
-        token: str | None,
-        command_for: Callable[[GameRecord, int], Any | Rejected],
-        expected_revision: int = 0,
-        request_key: str = "",
-        request_hash: str = "",
+        self, request: SubmitMove | UUID, *older: Any
     ) -> Applied | Rejected:
-        """Applies the caller's move if the rules accept it.
+        """Applies the caller's move, for the caller's seat, if the rules accept it.
 
-        ``command_for`` builds the command for the caller's seat once the game
-        is loaded (it may refuse a move that does not fit the game).
+        The move was read from the request before its game was loaded; a move
+        of another game, or one that did not read as a command, is refused
+        before the rules and not decided again on a newer game.
         """
+        if not isinstance(request, SubmitMove):
+            # The older positional form (game id, token, sent move), which
+            # tests/property/ still use.
+            token, sent = older
+            request = SubmitMove(request, sent, Call(token))
+        move = request.move
 
         def play(record: GameRecord, seat: int | None) -> PlayMove | Rejected:
-            move = command_for(record, seat_or_fail(seat))
-            return move if isinstance(move, Rejected) else PlayMove(move)
+            if move.game_type != record.table.game_type:
+                return _another_game(record, move)
+            if isinstance(move.command, Rejected):
+                return move.command
+            return PlayMove(replace(move.command, seat=seat_or_fail(seat)))
 
-        call = Call(token, request_key, request_hash, expected_revision)
-        return self._execute(game_id, play, call, DecidedFor.CALLERS_SEAT)
+        return self._execute(
+            request.game_id, play, request.call, DecidedFor.CALLERS_SEAT
+        )
 
     def undo_move(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Takes back the caller's last move alone, where the game allows it."""
@@ -428,6 +433,22 @@ def _always(command: TableCommand) -> CommandFor:
         return command
 
     return command_for
+
+
+def _another_game(record: GameRecord, move: SentMove) -> Rejected:
+    """Returns the refusal of a move sent for another game type (or for none).
+
+    A game's moves are sent in the ``Move`` member named after its game type.
+    """
+    game_type = record.table.game_type
+    sent = f"move.{move.game_type}" if move.game_type else "move"
+    return malformed(
+        "GAME_TYPE_MISMATCH",
+        f"This game is {game_type}; the move must set move.{game_type}, not {sent}.",
+        "table/game_type",
+        field=sent,
+        gameType=game_type,
+    )
 
 
 def _seat_given_up() -> Rejected:

@@ -32,6 +32,7 @@ from domain.common import commands
 from domain.common.commands import JoinTable, TableCommand
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
+from services.calls import Call
 from services.commits import GroupCommit
 from services.kept import KeptGames
 from services.records import (
@@ -50,19 +51,6 @@ MAX_ATTEMPTS = 5
 # Builds the command of a request once its game is loaded and its caller's seat
 # known (None if unseated), or refuses a request that does not fit the game.
 CommandFor: TypeAlias = Callable[[GameRecord, int | None], TableCommand | Rejected]
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """What a request says about itself: credentials, identity, freshness."""
-
-    token: str | None = None
-    # The key of the client's request id (services/request_ids.py), "" for none.
-    request_key: str = ""
-    # Fingerprint of the request's content: a retry has the same one.
-    request_hash: str = ""
-    # Revision the client based the request on; 0 skips the check.
-    expected_revision: int = 0
 
 
 class DecidedFor(Enum):

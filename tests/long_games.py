@@ -6,16 +6,17 @@ from uuid import UUID
 
 from domain.common.decision import Rejected
 from domain.games.hues_and_cues import RULES, GiveFirstCue, HuesAndCuesConfig
+from services.calls import Call, SentMove, SubmitMove
 from services.games import Applied, GamesApp
 from services.records import GameRecord
-from services.store import Call
 from tests.helpers import SEED
+from tests.playing import sent_move
 
 
-def first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
-    """Returns the cue giver's first legal cue."""
-    moves = RULES.legal_moves(record.table.game, seat)
-    return next(m for m in moves if isinstance(m, GiveFirstCue))
+def first_cue(record: GameRecord) -> SentMove:
+    """Returns seat 0's first legal cue, as a request sends it."""
+    moves = RULES.legal_moves(record.table.game, 0)
+    return sent_move(next(m for m in moves if isinstance(m, GiveFirstCue)))
 
 
 def long_game(app: GamesApp, events: int) -> UUID:
@@ -40,7 +41,8 @@ def long_game(app: GamesApp, events: int) -> UUID:
     while isinstance(applied, Applied) and applied.record.revision < events:
         cycle += 1
         request = f"cue-{cycle}" if cycle % 2 else ""
-        applied = app.submit_move(game_id, token, first_cue, 0, request, "h")
+        cue = SubmitMove(game_id, first_cue(applied.record), Call(token, request, "h"))
+        applied = app.submit_move(cue)
         assert isinstance(applied, Applied), applied
         applied = take_back(app, game_id, tokens, cycle)
     assert isinstance(applied, Applied), applied

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from domain.games.registry import GAMES
+from services.calls import SentMove
 from services.games import GamesApp
-from services.records import GameRecord
 
 TABLE_WAIT = timedelta(hours=1)  # how long a table waits for players in tests
 
@@ -38,14 +38,21 @@ class TickingClock:
         return self.now
 
 
-def always(command: Any) -> Callable[[GameRecord, int], Any]:
-    """Returns a ``command_for`` that submits ``command`` whatever the seat."""
+def sent_move(command: Any) -> SentMove:
+    """Returns ``command`` as a request sends it: a move of the game it belongs to.
 
-    def command_for(record: GameRecord, seat: int) -> Any:
-        del record, seat
-        return command
+    The use case gives it the caller's seat.
+    """
+    game_type = next(
+        name
+        for name, rules in GAMES.items()
+        if type(command) in rules.commands.values()
+    )
+    return SentMove(game_type, command)
 
-    return command_for
+
+# The older name, which tests/property/ still use.
+always = sent_move
 
 
 def make_app(

@@ -21,7 +21,7 @@ from services.api.auth import bearer_token
 from services.api.calls import Metadata, serve
 from services.api.catalogue import game_types
 from services.api.convert.game import game_to_proto, player_name
-from services.api.convert.moves import command_from_request
+from services.api.convert.moves import move_from_request
 from services.api.convert.registry import converter_for, converter_for_proto
 from services.api.errors import (
     ApiError,
@@ -47,8 +47,9 @@ from services.api.requests import (
     parse_game_name,
 )
 from services.api.stream import stream_game
+from services.calls import Call, SubmitMove
 from services.feed import Feed
-from services.games import Applied, GamesApp, Seated, game_not_found
+from services.games import GamesApp, Seated, game_not_found
 from services.records import GameRecord
 
 log = logging.getLogger(__name__)
@@ -289,15 +290,10 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.SubmitMoveResponse:
         game_id = parse_game_name(request.name)
         token = bearer_token(metadata)
-        applied: Applied = accepted(
-            self.app.submit_move(
-                game_id,
-                token,
-                lambda record, seat: command_from_request(record, request.move, seat),
-                expected_revision(request.expected_revision),
-                *identify(request, "SubmitMove", token),
-            )
-        )
+        revision = expected_revision(request.expected_revision)
+        call = Call(token, *identify(request, "SubmitMove", token), revision)
+        move = move_from_request(request.move)
+        applied = accepted(self.app.submit_move(SubmitMove(game_id, move, call)))
         game, events = seen_by_caller(self.app, applied, token)
         return game_service_pb2.SubmitMoveResponse(game=game, events=events)
 

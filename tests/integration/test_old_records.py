@@ -26,6 +26,7 @@ from domain.games.qwirkle import QwirkleConfig
 from services import record_digest
 from services.api.replay import list_game_events
 from services.audit import canonical, export_game, verify
+from services.calls import Call, SentMove, SubmitMove
 from services.codec import VERSION_KEY
 from services.games import Applied, GamesApp, Seated
 from services.records import CODEC
@@ -193,16 +194,19 @@ def test_retried_old_requests_get_their_first_answers_and_store_nothing(
     key, fingerprint = request_key(move_id), hashes[move_id]
     its_events = [r for r, s in enumerate(states, 1) if s["request_id"] == move_id]
 
-    def never(record: object, seat: int) -> object:
-        raise AssertionError("a retry is not decided again")
-
-    retried = open_app.submit_move(old_game, token, never, 0, key, fingerprint)
+    # A move of no game, refused if it were decided: a retry is not decided again.
+    never = SentMove(None, None)
+    retried = open_app.submit_move(
+        SubmitMove(old_game, never, Call(token, key, fingerprint))
+    )
     assert isinstance(retried, Applied), retried
     assert [e.revision for e in retried.events] == its_events
     assert retried.record.revision == revision
     assert {e.request_key for e in retried.events} == {key}
     # The same id with another request is refused, still storing nothing.
-    reused = open_app.submit_move(old_game, token, never, 0, key, "another request")
+    reused = open_app.submit_move(
+        SubmitMove(old_game, never, Call(token, key, "another request"))
+    )
     assert isinstance(reused, Rejected), reused
     assert reused.reason == "REQUEST_ID_REUSED"
     assert len(open_app.recorder.select_events(old_game)) == revision

@@ -13,9 +13,10 @@ from domain.games.qwirkle import QwirkleConfig
 from infra.databases import persistence_env
 from infra.event_store import create_app, ensure_schema
 from infra.settings import Settings
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp
 from services.records import EVENT_NAMES, GameRecord
-from tests.playing import always
+from tests.playing import sent_move
 
 SEED = bytes(range(32))
 
@@ -40,7 +41,9 @@ def _play(app: GamesApp, game_id: UUID, tokens: list[str], moves: int) -> GameRe
         (seat,) = record.rules.to_move(record.table.game)
         options = list(record.rules.legal_moves(record.table.game, seat))
         move = chooser.choice(options)
-        result = app.submit_move(game_id, tokens[seat], always(move))
+        result = app.submit_move(
+            SubmitMove(game_id, sent_move(move), Call(tokens[seat]))
+        )
         assert isinstance(result, Applied), result
         record = result.record
     return record
@@ -105,9 +108,12 @@ def test_a_lost_race_without_expected_revision_is_decided_again(database: str) -
     app = _StaleOnce(_env(database), allow_client_seed=True)
     game_id, tokens, move, before = _race_setup(app)
     seat = move.seat
-    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    assert isinstance(
+        app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat]))),
+        Applied,
+    )
     app.stale = before  # the second writer still sees the old revision
-    again = app.submit_move(game_id, tokens[seat], always(move))
+    again = app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat])))
     # Re-decided on fresh state: the same seat is no longer to move.
     assert isinstance(again, Rejected)
     assert again.reason == "NOT_YOUR_TURN"
@@ -121,10 +127,17 @@ def test_a_lost_race_with_expected_revision_is_aborted(database: str) -> None:
     app = _StaleOnce(_env(database), allow_client_seed=True)
     game_id, tokens, move, before = _race_setup(app)
     seat = move.seat
-    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    assert isinstance(
+        app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat]))),
+        Applied,
+    )
     app.stale = before
     lost = app.submit_move(
-        game_id, tokens[seat], always(move), expected_revision=before.revision
+        SubmitMove(
+            game_id,
+            sent_move(move),
+            Call(tokens[seat], expected_revision=before.revision),
+        )
     )
     assert isinstance(lost, Rejected)
     assert (lost.kind, lost.reason) == (RejectionKind.STALE, "CONCURRENT_UPDATE")
@@ -147,10 +160,11 @@ def test_two_processes_racing_for_one_revision_apply_exactly_one_move(
         barrier.wait()
         results.append(
             app.submit_move(
-                game_id,
-                tokens[move.seat],
-                always(move),
-                expected_revision=before.revision,
+                SubmitMove(
+                    game_id,
+                    sent_move(move),
+                    Call(tokens[move.seat], expected_revision=before.revision),
+                )
             )
         )
 
@@ -234,7 +248,11 @@ def test_moves_committed_together_are_all_stored_once_in_feed_order(
         assert record is not None
         (seat,) = record.rules.to_move(record.table.game)
         move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-        raced.append(app.submit_move(shared_id, shared_tokens[seat], always(move)))
+        raced.append(
+            app.submit_move(
+                SubmitMove(shared_id, sent_move(move), Call(shared_tokens[seat]))
+            )
+        )
 
     threads = [threading.Thread(target=play, args=game) for game in games]
     threads += [threading.Thread(target=race_on_shared_game) for _ in range(3)]
@@ -285,12 +303,18 @@ def test_a_move_on_a_stale_kept_game_is_decided_on_the_latest(database: str) -> 
     # The kept game says it is the other seat's turn: the refusal is checked
     # again on the latest game, where the move is legal.
     applied = second.submit_move(
-        game_id, tokens[seat], always(move), expected_revision=latest.revision
+        SubmitMove(
+            game_id,
+            sent_move(move),
+            Call(tokens[seat], expected_revision=latest.revision),
+        )
     )
     assert isinstance(applied, Applied), applied
     assert applied.record.revision > latest.revision
     # Going back to the first process's stale game: its turn has passed.
-    refused = first.submit_move(game_id, tokens[seat], always(move))
+    refused = first.submit_move(
+        SubmitMove(game_id, sent_move(move), Call(tokens[seat]))
+    )
     assert isinstance(refused, Rejected)
     assert refused.reason == "NOT_YOUR_TURN"
     assert refused.metadata["currentPlayer"] == str(1 - seat)

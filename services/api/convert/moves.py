@@ -1,38 +1,35 @@
-"""``Move`` -> the domain command of the game being played."""
+"""``Move`` -> the move a request sends, read before its game is loaded."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from tabletop.v1 import move_pb2
 
 from domain.common.decision import malformed
-from services.api.convert.registry import converter_for
-from services.records import GameRecord
+from services.api.convert.registry import CONVERTERS
+from services.calls import SentMove
+
+# The converter of each member of the ``Move.game`` oneof.
+_BY_MEMBER = {converter.move_field: converter for converter in CONVERTERS.values()}
 
 
-def command_from_request(record: GameRecord, move: move_pb2.Move, seat: int) -> Any:
-    """Returns the command a ``Move`` asks for, or why it cannot be read."""
-    converter = converter_for(record.table.game_type)
+def move_from_request(move: move_pb2.Move) -> SentMove:
+    """Returns the game a ``Move`` is for and its command for seat 0.
+
+    The use case gives the command the caller's seat once the game is loaded,
+    and refuses a move of another game (or of none) first. A move whose member
+    does not read as a command carries why (``MALFORMED_MOVE``) instead.
+    """
     member = move.WhichOneof("game")
-    if member != converter.move_field:
-        sent = f"move.{member}" if member else "move"
-        return malformed(
-            "GAME_TYPE_MISMATCH",
-            f"This game is {record.table.game_type}; the move must set "
-            f"move.{converter.move_field}, not {sent}.",
-            "table/game_type",
-            field=sent,
-            gameType=record.table.game_type,
-        )
-    path = f"move.{member}"
-    command = converter.move_from_proto(getattr(move, member), seat, path)
+    converter = _BY_MEMBER.get(member) if member else None
+    if member is None or converter is None:
+        return SentMove(None, None)
+    command = converter.move_from_proto(getattr(move, member), 0, f"move.{member}")
     if isinstance(command, list):
         first = command[0]
-        return malformed(
+        command = malformed(
             "MALFORMED_MOVE",
             f"{first.field}: {first.description}.",
             "table/move_format",
             field=first.field,
         )
-    return command
+    return SentMove(converter.game_type, command)

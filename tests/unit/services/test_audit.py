@@ -40,11 +40,12 @@ from services.audit import (
     signed_message,
     verify,
 )
-from services.games import Applied, Call, GamesApp, Seated
+from services.calls import Call, SubmitMove
+from services.games import Applied, GamesApp, Seated
 from services.record_digest import genesis, next_digest, record_key
 from services.records import CODEC
 from services.signing import PublicKey, SigningKey
-from tests.playing import TickingClock, always
+from tests.playing import TickingClock, sent_move
 
 SEED = bytes(range(32))
 SEED_HEX = SEED.hex()
@@ -87,7 +88,9 @@ def _open(app: GamesApp, players: int) -> tuple[UUID, list[str]]:
 
 
 def _play(app: GamesApp, game_id: UUID, tokens: list[str], move: Any) -> Applied:
-    played = app.submit_move(game_id, tokens[move.seat], always(move))
+    played = app.submit_move(
+        SubmitMove(game_id, sent_move(move), Call(tokens[move.seat]))
+    )
     assert isinstance(played, Applied), played
     return played
 

@@ -22,6 +22,7 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 from domain.games.qwirkle import RULES, QwirkleConfig
 from infra.server import Running, create_server, stop_server
 from infra.settings import Settings
+from services.calls import Call, SubmitMove
 from services.feed import Feed
 from services.game_feed import (
     FeedClosedError,
@@ -32,6 +33,7 @@ from services.game_feed import (
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, RecordedEvent, fold
 from tests.helpers import SEED
+from tests.playing import sent_move
 
 STORES = ["memory", "sqlite"]
 WAIT = 5.0  # seconds a test waits for something that should take milliseconds
@@ -70,10 +72,6 @@ def start_game(app: GamesApp) -> tuple[UUID, list[str]]:
     return game_id, [creator.token, joiner.token]
 
 
-def first_legal(record: GameRecord, seat: int) -> Any:
-    return next(RULES.legal_moves(record.table.game, seat))
-
-
 def play(app: GamesApp, game_id: UUID, tokens: list[str], moves: int = 1) -> int:
     """Plays the first legal move of the seat to move; returns the new revision."""
     revision = 0
@@ -81,7 +79,8 @@ def play(app: GamesApp, game_id: UUID, tokens: list[str], moves: int = 1) -> int
         record = app.get_game(game_id)
         assert record is not None
         (seat,) = RULES.to_move(record.table.game)
-        played = app.submit_move(game_id, tokens[seat], first_legal)
+        move = sent_move(next(RULES.legal_moves(record.table.game, seat)))
+        played = app.submit_move(SubmitMove(game_id, move, Call(tokens[seat])))
         assert isinstance(played, Applied), played
         revision = played.record.revision
     return revision

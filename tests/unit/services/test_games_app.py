@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -15,10 +15,12 @@ from domain.common.decision import Rejected, RejectionKind
 from domain.common.rng import SEED_BYTES, commitment
 from domain.common.seats import Seat, Spectator
 from domain.games.qwirkle import RULES, Pass, QwirkleConfig, TilesDealt
+from services.calls import Call, SentMove, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, StoredEvent
 from services.tokens import token_hash
 from tests.helpers import SEED, fold_table, refused
+from tests.playing import sent_move
 
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 
@@ -76,8 +78,10 @@ def on_turn(app: GamesApp, game: Game) -> tuple[int, str]:
 
 
 def play_first_move(app: GamesApp, game: Game, expected_revision: int = 0) -> Any:
-    _, token = on_turn(app, game)
-    return app.submit_move(game.game_id, token, first_move_for, expected_revision)
+    seat, token = on_turn(app, game)
+    move = sent_move(first_move_for(current(app, game.game_id), seat))
+    call = Call(token, expected_revision=expected_revision)
+    return app.submit_move(SubmitMove(game.game_id, move, call))
 
 
 # --- create, join, start ---
@@ -274,7 +278,9 @@ def test_an_unknown_game_is_not_found(app: GamesApp) -> None:
     for rejected in (
         refused(app.join_game(missing, "Ada")),
         refused(app.start_game(missing, "token")),
-        refused(app.submit_move(missing, "token", first_move_for)),
+        refused(
+            app.submit_move(SubmitMove(missing, sent_move(Pass(0)), Call("token")))
+        ),
         refused(app.legal_moves(missing, "token")),
     ):
         assert rejected.reason == "GAME_NOT_FOUND"
@@ -309,34 +315,55 @@ def test_a_rejected_move_stores_nothing(app: GamesApp) -> None:
     before = app.recorded_events(game.game_id)
     seat, _ = on_turn(app, game)
     other_token = game.tokens[1 - seat]
+    move = sent_move(first_move_for(current(app, game.game_id), seat))
 
-    def move_for_the_seat_on_turn(record: GameRecord, _: int) -> Any:
-        return first_move_for(record, seat)
-
-    # The caller's seat does not match the command's seat.
+    # The move is played for the caller's seat, whatever seat it names.
     rejected = refused(
-        app.submit_move(game.game_id, other_token, move_for_the_seat_on_turn)
-    )
-    assert rejected.reason == "NOT_A_PARTICIPANT"
-
-    def move_for_the_callers_seat(record: GameRecord, caller: int) -> Any:
-        return Pass(caller)
-
-    rejected = refused(
-        app.submit_move(game.game_id, other_token, move_for_the_callers_seat)
+        app.submit_move(SubmitMove(game.game_id, move, Call(other_token)))
     )
     assert rejected.reason == "NOT_YOUR_TURN"
     assert app.recorded_events(game.game_id) == before
     assert current(app, game.game_id).revision == before[-1].revision
 
 
-def test_a_refusal_from_the_command_builder_stores_nothing(app: GamesApp) -> None:
+def test_a_move_is_played_for_the_seat_of_the_callers_token(app: GamesApp) -> None:
+    game = start_two_player_game(app)
+    seat, token = on_turn(app, game)
+    move = first_move_for(current(app, game.game_id), seat)
+    named_for_another_seat = sent_move(replace(move, seat=1 - seat))
+    moved = applied(
+        app.submit_move(SubmitMove(game.game_id, named_for_another_seat, Call(token)))
+    )
+    assert {e.actor for e in moved.events} == {seat}
+
+
+def test_a_move_that_did_not_read_is_refused_and_stores_nothing(app: GamesApp) -> None:
     game = start_two_player_game(app)
     revision = current(app, game.game_id).revision
     _, token = on_turn(app, game)
-    builder_refusal = Rejected("MALFORMED_MOVE", "No.", "test/builder")
-    rejected = app.submit_move(game.game_id, token, lambda _r, _s: builder_refusal)
-    assert rejected == builder_refusal
+    unread = Rejected("MALFORMED_MOVE", "No.", "test/reading", RejectionKind.MALFORMED)
+    move = SentMove("qwirkle", unread)
+    rejected = app.submit_move(SubmitMove(game.game_id, move, Call(token)))
+    assert rejected == unread
+    assert current(app, game.game_id).revision == revision
+
+
+def test_a_move_of_another_game_is_refused_before_it_is_read(app: GamesApp) -> None:
+    game = start_two_player_game(app)
+    revision = current(app, game.game_id).revision
+    _, token = on_turn(app, game)
+    unread = Rejected("MALFORMED_MOVE", "No.", "test/reading", RejectionKind.MALFORMED)
+    for move, sent in (
+        (SentMove("fool", unread), "move.fool"),
+        (SentMove(None, None), "move"),
+    ):
+        rejected = refused(app.submit_move(SubmitMove(game.game_id, move, Call(token))))
+        assert rejected.reason == "GAME_TYPE_MISMATCH"
+        assert rejected.kind is RejectionKind.MALFORMED
+        assert rejected.message == (
+            f"This game is qwirkle; the move must set move.qwirkle, not {sent}."
+        )
+        assert dict(rejected.metadata) == {"field": sent, "gameType": "qwirkle"}
     assert current(app, game.game_id).revision == revision
 
 
@@ -420,15 +447,17 @@ def test_game_ids_after_the_last_game_is_empty(app: GamesApp) -> None:
     assert app.game_ids(position, 10) == []
 
 
-def _counting(result: Rejected) -> tuple[list[int], Any]:
-    """Returns a call log and a move builder that refuses every move with ``result``."""
-    calls: list[int] = []
+def _counting_decisions(app: GamesApp) -> list[int]:
+    """Returns a log of the revisions ``app`` decides a seat's request on."""
+    decided: list[int] = []
+    authenticate = app.authenticate
 
-    def command_for(record: GameRecord, seat: int) -> Rejected:
-        calls.append(record.revision)
-        return result
+    def counted(record: GameRecord, token: str | None) -> int | Rejected:
+        decided.append(record.revision)
+        return authenticate(record, token)
 
-    return calls, command_for
+    app.authenticate = counted  # type: ignore[method-assign]
+    return decided
 
 
 def test_a_move_that_does_not_read_is_refused_once_without_reloading_the_game(
@@ -436,21 +465,23 @@ def test_a_move_that_does_not_read_is_refused_once_without_reloading_the_game(
 ) -> None:
     game = start_two_player_game(app)
     refusal = Rejected("BAD_SHAPE", "No such move.", "t/shape", RejectionKind.MALFORMED)
-    calls, command_for = _counting(refusal)
-    assert app.submit_move(game.game_id, game.tokens[0], command_for) == refusal
-    assert len(calls) == 1  # unreadable in any state: not read again after a reload
+    decided = _counting_decisions(app)
+    move = SentMove("qwirkle", refusal)
+    call = Call(game.tokens[0])
+    assert app.submit_move(SubmitMove(game.game_id, move, call)) == refusal
+    assert len(decided) == 1  # unreadable in any state: not read again after a reload
 
 
 def test_a_refusal_that_depends_on_the_game_is_decided_again_on_the_latest(
     app: GamesApp,
 ) -> None:
     game = start_two_player_game(app)
-    calls: list[int] = []
-
-    def not_now(record: GameRecord, seat: int) -> Any:
-        calls.append(record.revision)
-        return Pass(seat + 1)  # another seat's move: refused by the rules
-
-    refused = app.submit_move(game.game_id, game.tokens[0], not_now)
+    seat, _ = on_turn(app, game)
+    decided = _counting_decisions(app)
+    move = sent_move(first_move_for(current(app, game.game_id), seat))
+    # The other seat's token: not its turn, which the rules refuse.
+    call = Call(game.tokens[1 - seat])
+    refused = app.submit_move(SubmitMove(game.game_id, move, call))
     assert isinstance(refused, Rejected)
-    assert len(calls) == 2  # on the kept game, then on the latest
+    assert refused.reason == "NOT_YOUR_TURN"
+    assert len(decided) == 2  # on the kept game, then on the latest

@@ -10,8 +10,9 @@ from domain.common.decision import Rejected
 from domain.games.qwirkle import QwirkleConfig
 from infra.event_store import create_app
 from infra.settings import Settings
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp, Seated
-from tests.playing import always
+from tests.playing import sent_move
 
 SEED = bytes(range(32))
 
@@ -89,10 +90,18 @@ def test_a_retried_move_returns_the_same_events_and_stores_nothing(
     token = (ana, ben)[seat].token
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
     first = app.submit_move(
-        record.game_id, token, always(move), record.revision, "m-1", "move-1"
+        SubmitMove(
+            record.game_id,
+            sent_move(move),
+            Call(token, "m-1", "move-1", record.revision),
+        )
     )
     again = app.submit_move(
-        record.game_id, token, always(move), record.revision, "m-1", "move-1"
+        SubmitMove(
+            record.game_id,
+            sent_move(move),
+            Call(token, "m-1", "move-1", record.revision),
+        )
     )
     assert isinstance(first, Applied)
     assert isinstance(again, Applied)
@@ -108,9 +117,14 @@ def test_a_move_id_reused_for_another_move_is_refused(app: GamesApp) -> None:
     token = (ana, ben)[seat].token
     moves = list(record.rules.legal_moves(record.table.game, seat))
     assert isinstance(
-        app.submit_move(record.game_id, token, always(moves[0]), 0, "m-1", "a"), Applied
+        app.submit_move(
+            SubmitMove(record.game_id, sent_move(moves[0]), Call(token, "m-1", "a"))
+        ),
+        Applied,
     )
-    reused = app.submit_move(record.game_id, token, always(moves[1]), 0, "m-1", "b")
+    reused = app.submit_move(
+        SubmitMove(record.game_id, sent_move(moves[1]), Call(token, "m-1", "b"))
+    )
     assert isinstance(reused, Rejected)
     assert reused.reason == "REQUEST_ID_REUSED"
     after = app.get_game(record.game_id)
@@ -130,8 +144,12 @@ def test_a_retry_reaching_another_process_returns_the_original_result(
     (seat,) = record.rules.to_move(record.table.game)
     token = (ana, ben)[seat].token
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-    first = first_process.submit_move(record.game_id, token, always(move), 0, "m", "h")
-    again = second_process.submit_move(record.game_id, token, always(move), 0, "m", "h")
+    first = first_process.submit_move(
+        SubmitMove(record.game_id, sent_move(move), Call(token, "m", "h"))
+    )
+    again = second_process.submit_move(
+        SubmitMove(record.game_id, sent_move(move), Call(token, "m", "h"))
+    )
     assert isinstance(first, Applied)
     assert isinstance(again, Applied)
     assert again.events == first.events

@@ -8,11 +8,12 @@ from uuid import UUID
 from domain.common.decision import Rejected
 from domain.common.table import TableStatus
 from domain.games.qwirkle import QwirkleConfig
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY, KeptGames
 from services.records import RecordedEvent, fold
 from tests.helpers import SEED
-from tests.playing import always
+from tests.playing import sent_move
 
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 
@@ -32,7 +33,9 @@ def finished_game(app: GamesApp) -> UUID:
     while record.table.status is not TableStatus.FINISHED:
         (seat,) = record.rules.to_move(record.table.game)
         move = chooser.choice(list(record.rules.legal_moves(record.table.game, seat)))
-        result = app.submit_move(game_id, tokens[seat], always(move))
+        result = app.submit_move(
+            SubmitMove(game_id, sent_move(move), Call(tokens[seat]))
+        )
         assert isinstance(result, Applied), result
         record = result.record
     return game_id

@@ -49,9 +49,10 @@ from domain.games.qwirkle import (
     TilesDrawn,
     TilesPlaced,
 )
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.records import CODEC, RecordedEvent
-from tests.playing import always
+from tests.playing import sent_move
 
 SEED = hashlib.sha256(b"a seed that only the server holds").digest()
 VICTIM, ATTACKER = 0, 1
@@ -104,7 +105,10 @@ def play() -> Played:
         (seat,) = record.rules.to_move(record.table.game)
         legal = record.rules.legal_moves(record.table.game, seat)
         move = chooser.choice([m for m in legal if isinstance(m, PlaceTiles)])
-        assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+        assert isinstance(
+            app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat]))),
+            Applied,
+        )
     record = app.get_game(game_id)
     assert record is not None
     assert record.table.status is TableStatus.IN_PROGRESS  # the seed is secret

@@ -30,10 +30,11 @@ from domain.games.qwirkle import (
     Tile,
 )
 from services.audit import export_game
-from services.games import Applied, Call, GamesApp, Seated
+from services.calls import Call, SubmitMove
+from services.games import Applied, GamesApp, Seated
 from services.request_ids import request_key
 from services.signing import SigningKey
-from tests.playing import TickingClock, always
+from tests.playing import TickingClock, sent_move
 
 SEED = bytes(range(32))
 DOC = Path(__file__).parents[3] / "docs" / "audit.md"
@@ -80,7 +81,9 @@ def play() -> Game:
     steps = [
         app.start_game(game_id, tokens[0], request_key("start-1")),
         app.submit_move(
-            game_id, tokens[0], always(FIRST_MOVE), request_key=request_key("move-1")
+            SubmitMove(
+                game_id, sent_move(FIRST_MOVE), Call(tokens[0], request_key("move-1"))
+            )
         ),
         app.resign(game_id, Call(tokens[0], request_key("resign-0"))),
         app.resign(game_id, Call(tokens[1], request_key("resign-1"))),

@@ -20,7 +20,7 @@ from tabletop.v1 import game_service_pb2 as api
 from infra.server import create_server, stop_server
 from infra.settings import Settings
 from services.api import game_servicer
-from services.api.convert.moves import command_from_request
+from services.api.convert.moves import move_from_request
 from services.api.limits import MALFORMED_CHARGE
 from services.feed import Feed
 from services.games import GamesApp
@@ -84,8 +84,8 @@ async def test_a_move_refused_by_shape_is_neither_converted_nor_its_game_loaded(
 ) -> None:
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
     counts: Counter[str] = Counter()
-    convert = counted(counts, "converted", command_from_request)
-    monkeypatch.setattr(game_servicer, "command_from_request", convert)
+    convert = counted(counts, "converted", move_from_request)
+    monkeypatch.setattr(game_servicer, "move_from_request", convert)
     monkeypatch.setattr(app, "submit_move", counted(counts, "loaded", app.submit_move))
     settings = Settings(listen="127.0.0.1:0", reflection=False)
     async with serving(app, settings) as channel:

@@ -23,9 +23,10 @@ from services.api.convert.game import game_name, game_to_proto
 from services.api.convert.registry import CONVERTERS
 from services.api.shape_limits import LIMITS
 from services.api.shapes import FIELD_LIMITS, SERVICES, oversized
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp
 from services.records import GameRecord
-from tests.playing import always
+from tests.playing import sent_move
 
 _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
 
@@ -119,7 +120,9 @@ def test_every_legal_move_and_every_view_of_a_full_table_fits(game_type: str) ->
             _assert_views_fit(record)
         moves = _assert_moves_fit(record, record.rules.to_move(record.table.game))
         seat, command = chooser.choice(moves)
-        result = app.submit_move(record.game_id, tokens[seat], always(command))
+        result = app.submit_move(
+            SubmitMove(record.game_id, sent_move(command), Call(tokens[seat]))
+        )
         assert isinstance(result, Applied), result
         record = result.record
     assert record.table.status is TableStatus.FINISHED

@@ -18,6 +18,7 @@ from domain.common.decision import Rejected
 from domain.common.table import TableStatus
 from domain.games.registry import GAMES
 from services import snapshots
+from services.calls import Call, SubmitMove
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY, KeptGames
 from services.records import fold
@@ -29,10 +30,9 @@ from services.snapshots import (
     fold_stream,
     ids_stream,
 )
-from services.store import Call
 from tests.helpers import SEED
 from tests.long_games import long_game
-from tests.playing import always
+from tests.playing import sent_move
 
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 
@@ -59,7 +59,11 @@ def played(app: GamesApp, game_type: str, commands: int, seed: int = 1) -> UUID:
         options = list(islice(rules.legal_moves(record.table.game, seats[0]), 12))
         request = f"move-{number}" if number % 5 else ""
         result = app.submit_move(
-            game_id, tokens[seats[0]], always(rnd.choice(options)), 0, request, "h"
+            SubmitMove(
+                game_id,
+                sent_move(rnd.choice(options)),
+                Call(tokens[seats[0]], request, "h"),
+            )
         )
         assert isinstance(result, Applied), result
         record = result.record

@@ -22,12 +22,13 @@ from domain.common.table_state import (
 from domain.common.undo import MovePlayed
 from domain.games.qwirkle import QwirkleConfig
 from services import table_clock
-from services.games import Applied, Call, GamesApp, Seated
+from services.calls import Call, SubmitMove
+from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, RecordedEvent
 from services.table_clock import TableClock
 from tests.helpers import SEED
 from tests.playing import TABLE_WAIT as WAIT
-from tests.playing import Clock, always, make_app
+from tests.playing import Clock, make_app, sent_move
 
 A_DECADE = 10 * 365 * 24 * 3600.0  # seconds
 WAIT_FOR_BOT = 5.0  # seconds a test waits for something that takes milliseconds
@@ -75,7 +76,10 @@ def play_first_legal_move(app: GamesApp, game_id: UUID, tokens: list[str]) -> in
     record = game(app, game_id)
     (seat,) = record.rules.to_move(record.table.game)
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    assert isinstance(
+        app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat]))),
+        Applied,
+    )
     return seat
 
 
@@ -365,7 +369,7 @@ def test_the_resigned_seat_itself_can_no_longer_move(app: GamesApp) -> None:
     assert isinstance(app.resign(game_id, Call(tokens[seat])), Applied)
     record = game(app, game_id)
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-    refused = app.submit_move(game_id, tokens[seat], always(move))
+    refused = app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat])))
     assert isinstance(refused, Rejected)
     assert refused.reason == "SEAT_RESIGNED"
 

@@ -20,10 +20,11 @@ from domain.games.gnoming_a_round import GnomingARoundConfig
 from domain.games.hues_and_cues import HuesAndCuesConfig
 from domain.games.qwirkle import QwirkleConfig
 from services.audit import export_game, verify
-from services.games import Applied, Call, GamesApp, Seated
+from services.calls import Call, SubmitMove
+from services.games import Applied, GamesApp, Seated
 from services.signing import SigningKey
 from services.turns import TurnClock
-from tests.playing import Clock, always
+from tests.playing import Clock, sent_move
 
 SEED = bytes(range(32))
 LIMIT = 30  # seconds a turn may take
@@ -116,7 +117,10 @@ def test_a_move_in_time_restarts_the_timer_and_the_old_one_never_fires(
     seat = to_move(app, ana)
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
     assert isinstance(
-        app.submit_move(ana.record.game_id, tokens[seat], always(move)), Applied
+        app.submit_move(
+            SubmitMove(ana.record.game_id, sent_move(move), Call(tokens[seat]))
+        ),
+        Applied,
     )
     clock.advance(10)  # past the first deadline, not the second
     assert turns.tick() == []
@@ -206,7 +210,9 @@ def test_a_seat_that_moves_between_timeouts_keeps_the_game_going(
             suggested = app.suggest_move(game_id, tokens[0])
             assert not isinstance(suggested, Rejected)
             _, move = suggested
-            played = app.submit_move(game_id, tokens[0], always(move))
+            played = app.submit_move(
+                SubmitMove(game_id, sent_move(move), Call(tokens[0]))
+            )
             assert isinstance(played, Applied)
         else:
             clock.advance(LIMIT)
@@ -227,7 +233,10 @@ def test_a_declined_takeback_leaves_the_timer_running_and_it_still_fires(
     record = app.get_game(game_id)
     assert record is not None
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-    assert isinstance(app.submit_move(game_id, tokens[seat], always(move)), Applied)
+    assert isinstance(
+        app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat]))),
+        Applied,
+    )
     deadline = table_of(app, game_id).turn_deadline
     proposed = app.propose_undo(game_id, Call(tokens[seat]))
     assert isinstance(proposed, Applied)
@@ -263,7 +272,7 @@ def test_taking_ones_move_back_alone_restores_the_deadline_it_was_made_under(
     before = record.table.turn_deadline
     cue = next(iter(record.rules.legal_moves(record.table.game, seat)))
     clock.advance(LIMIT - 2)
-    played = app.submit_move(game_id, tokens[seat], always(cue))
+    played = app.submit_move(SubmitMove(game_id, sent_move(cue), Call(tokens[seat])))
     assert isinstance(played, Applied)
     assert played.record.table.turn_deadline == clock.now + timedelta(seconds=LIMIT)
     undone = app.undo_move(game_id, Call(tokens[seat]))  # a cue is undoable alone

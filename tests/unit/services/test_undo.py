@@ -12,9 +12,9 @@ from domain.common.undo import SELF_UNDO_LIMIT, MovesUndone, UndoProposed
 from domain.games.fool import FoolConfig, RoundScored
 from domain.games.hues_and_cues import GiveFirstCue, HuesAndCuesConfig
 from domain.games.qwirkle import QwirkleConfig, TilesDrawn
-from services.games import Applied, Call, GamesApp, Seated
-from services.records import GameRecord
-from tests.playing import Clock, always
+from services.calls import Call, SubmitMove
+from services.games import Applied, GamesApp, Seated
+from tests.playing import Clock, sent_move
 
 SEED = bytes(range(32))
 
@@ -39,7 +39,9 @@ def _first_move(app: GamesApp, ana: Seated, tokens: list[str]) -> tuple[int, App
     assert record is not None
     (seat,) = record.rules.to_move(record.table.game)
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-    played = app.submit_move(record.game_id, tokens[seat], always(move))
+    played = app.submit_move(
+        SubmitMove(record.game_id, sent_move(move), Call(tokens[seat]))
+    )
     assert isinstance(played, Applied)
     return seat, played
 
@@ -76,7 +78,7 @@ def test_a_takeback_restores_the_game_and_the_same_move_draws_the_same_tiles(
     record = app.get_game(game_id)
     assert record is not None
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-    again = app.submit_move(game_id, tokens[seat], always(move))
+    again = app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat])))
     assert isinstance(again, Applied)
     assert [e.event for e in again.events if isinstance(e.event, TilesDrawn)] == drawn
     history = app.recorded_events(game_id)
@@ -129,9 +131,13 @@ def _seated(
     return game_id, tokens
 
 
-def _first_cue(record: GameRecord, seat: int) -> GiveFirstCue:
-    moves = record.rules.legal_moves(record.table.game, seat)
-    return next(m for m in moves if isinstance(m, GiveFirstCue))
+def _give_first_cue(app: GamesApp, game_id: UUID, token: str) -> Applied | Rejected:
+    """Gives seat 0's first legal cue."""
+    record = app.get_game(game_id)
+    assert record is not None
+    moves = record.rules.legal_moves(record.table.game, 0)
+    cue = next(m for m in moves if isinstance(m, GiveFirstCue))
+    return app.submit_move(SubmitMove(game_id, sent_move(cue), Call(token)))
 
 
 def test_a_loop_of_cue_and_undo_alone_is_refused_after_the_limit(
@@ -140,9 +146,9 @@ def test_a_loop_of_cue_and_undo_alone_is_refused_after_the_limit(
     config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
     game_id, tokens = _seated(app, "hues_and_cues", config, 3)
     for _ in range(SELF_UNDO_LIMIT):
-        assert isinstance(app.submit_move(game_id, tokens[0], _first_cue), Applied)
+        assert isinstance(_give_first_cue(app, game_id, tokens[0]), Applied)
         assert isinstance(app.undo_move(game_id, Call(tokens[0])), Applied)
-    played = app.submit_move(game_id, tokens[0], _first_cue)
+    played = _give_first_cue(app, game_id, tokens[0])
     assert isinstance(played, Applied)
     refused = app.undo_move(game_id, Call(tokens[0]))
     assert isinstance(refused, Rejected)
@@ -157,7 +163,9 @@ def _to_round_end(app: GamesApp, game_id: UUID, tokens: list[str]) -> int:
         assert record is not None
         (seat,) = record.rules.to_move(record.table.game)
         move = next(iter(record.rules.legal_moves(record.table.game, seat)))
-        played = app.submit_move(game_id, tokens[seat], always(move))
+        played = app.submit_move(
+            SubmitMove(game_id, sent_move(move), Call(tokens[seat]))
+        )
         assert isinstance(played, Applied), played
         if any(isinstance(item.event, RoundScored) for item in played.events):
             return seat
