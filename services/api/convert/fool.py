@@ -26,13 +26,7 @@ DECLARED = Declaration(
     RULES,
     Mapper(
         shapes={
-            FoolView: Shape(
-                renames={
-                    "public": "public_state",
-                    "private": "private_state",
-                    "hands": "public_state.revealed_hands",
-                }
-            ),
+            FoolView: Shape(renames={"hands": "public_state.revealed_hands"}),
         },
         values={
             Card: Value(

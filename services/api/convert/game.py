@@ -72,74 +72,60 @@ def game_to_proto(
     ``reveal_all`` shows everything, the seed included, whatever the state of
     ``record``: for a replay of a game that has finished since (DESIGN §5).
     """
-    table = record.table
+    table, game_id = record.table, record.game_id
     converter = converter_for(table.game_type)
     outcome = tables.outcome(table, record.rules)
     scores = outcome.scores if outcome else ()
-    game = game_pb2.Game(
-        name=game_name(record.game_id),
-        game_type=converter.proto_type,
-        state=_TABLE.scalar(table.status, game_pb2.Game, "state"),
-        revision=record.revision,
-        move_count=record.move_count,
-        etag=f'W/"{record.revision}"',
-        max_players=table.max_players,
-        seed_commitment=table.commitment,
-        visibility=visibility(table.private),
-        record_digest=record.digest,
-    )
-    game.create_time.FromDatetime(record.created_at)
-    game.update_time.FromDatetime(record.updated_at)
-    if table.host is not None:
-        game.host = player_name(record.game_id, table.host)
-    if isinstance(viewer, Seat):
-        game.caller = player_name(record.game_id, viewer.index)
-    for seat, holder in enumerate(table.seats):
-        game.players.append(
-            game_pb2.Player(
-                name=player_name(record.game_id, seat),
-                display_name=holder.display_name,
-                score=scores[seat] if seat < len(scores) else 0,
-                seat=seat,
-                resigned=seat in table.resigned,
-            )
-        )
-    _set_lobby(game, table)
     to_move = record.rules.to_move(table.game) if table.game is not None else ()
-    if table.status is tables.TableStatus.IN_PROGRESS and len(to_move) == 1:
-        game.current_player = player_name(record.game_id, to_move[0])
-    if table.final is not None:
-        game.abandoned = table.final.abandoned
-        game.seed = table.final.seed
-        game.winners.extend(player_name(record.game_id, s) for s in table.final.winners)
-    elif reveal_all:  # a snapshot from before the end: the end revealed this seed
-        game.seed = table.seed
-    if table.turn_seconds:
-        game.turn_time_limit.seconds = table.turn_seconds
-    if table.turn_deadline is not None:  # None once finished
-        game.turn_deadline.FromDatetime(table.turn_deadline)
-    if table.undo.proposal is not None:
-        _TABLE.fill(table.undo.proposal, game.pending_undo, _names(record.game_id))
-    getattr(game, converter.config_field).CopyFrom(
-        converter.config_to_proto(table.config)
-    )
+    playing = table.status is tables.TableStatus.IN_PROGRESS and len(to_move) == 1
+    waiting = table.status is tables.TableStatus.WAITING_FOR_PLAYERS
+    final = table.final
+    revealed = final.seed if final else table.seed if reveal_all else None
+    game = game_pb2.Game()
+    fields = {
+        "name": game_name(game_id),
+        "game_type": converter.proto_type,
+        "state": table.status,
+        "revision": record.revision,
+        "move_count": record.move_count,
+        "etag": f'W/"{record.revision}"',
+        "create_time": record.created_at,
+        "update_time": record.updated_at,
+        "max_players": table.max_players,
+        "seed_commitment": table.commitment,
+        "visibility": visibility(table.private),
+        "record_digest": record.digest,
+        "host": table.host,
+        "caller": viewer.index if isinstance(viewer, Seat) else None,
+        "players": [
+            {
+                "name": seat,
+                "display_name": holder.display_name,
+                "score": scores[seat] if seat < len(scores) else 0,
+                "seat": seat,
+                "resigned": seat in table.resigned,
+            }
+            for seat, holder in enumerate(table.seats)
+        ],
+        "expire_time": table.expires_at if waiting else None,
+        "closed_reason": table.closed,
+        "current_player": to_move[0] if playing else None,
+        "abandoned": final and final.abandoned,
+        "seed": revealed,  # with reveal_all, a snapshot from before the end
+        "winners": final and final.winners,
+        "turn_time_limit": {"seconds": table.turn_seconds}
+        if table.turn_seconds
+        else None,
+        "turn_deadline": table.turn_deadline,  # None once finished
+        "pending_undo": table.undo.proposal,
+        converter.config_field: converter.config_to_proto(table.config),
+    }
     if full and table.game is not None:
         seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
         view = record.rules.view(table.game, seen_as)
-        names = _names(record.game_id)
-        getattr(game, converter.view_field).CopyFrom(
-            converter.view_to_proto(view, names)
-        )
+        fields[converter.view_field] = converter.view_to_proto(view, _names(game_id))
+    _TABLE.assign(game, fields, _names(game_id))
     return game
-
-
-def _set_lobby(game: game_pb2.Game, table: tables.Table) -> None:
-    """Sets when a waiting table expires, and why a closed one closed."""
-    waiting = table.status is tables.TableStatus.WAITING_FOR_PLAYERS
-    if waiting and table.expires_at is not None:
-        game.expire_time.FromDatetime(table.expires_at)
-    if table.closed is not None:
-        game.closed_reason = _TABLE.scalar(table.closed, game_pb2.Game, "closed_reason")
 
 
 def event_to_proto(

@@ -67,7 +67,6 @@ DECLARED = Declaration(
         shapes={
             RoundDealt: Shape(
                 renames={
-                    "starting_seat": "starting_player",
                     "removed": "removed_hazards",
                 }
             ),
@@ -77,7 +76,6 @@ DECLARED = Declaration(
             ),
             GnomingARoundPublic: Shape(
                 renames={
-                    "starting_seat": "starting_player",
                     "to_move": "players_to_act",
                     "removed": "removed_hazards",
                     "filled": "filled_positions",

@@ -1,23 +1,15 @@
 """Dataclass values <-> ``tabletop.v1`` messages, by field name: the one converter.
 
-A message field takes the dataclass field of the same name, ``player`` and
-``players`` take ``seat`` and ``seats``, and the value travels by the kinds of
-the two ends:
-
-- a seat (an ``int``) where the message has a string: the player's resource name;
-- an enum member: the proto enum value named ``<PROTO_ENUM_NAME>_<MEMBER>``
-  (``Color.RED`` -> ``QWIRKLE_COLOR_RED``); None: the unspecified value;
-- a tuple: a repeated field; a tuple of tuples: repeated wrapper messages (a
-  message with one repeated field, such as a hand of cards);
-- a dataclass: a message, converted by the same rules; a ``datetime``: a
-  ``Timestamp``; None: the field is left unset.
-
-What a game does differently is declared per dataclass type in a ``Shape``:
-renamed fields (a dotted path reaches into a sub-message, an empty one merges
-into the message itself), fields computed from the whole value, and value types
-with a text form of their own (a card by its id) in a ``Value``. A plan is
-built once per pair of types; a message field with no source stops the plan
-with an error, so a renamed field cannot go silently empty.
+A message field takes the dataclass field of its name; ``player`` takes ``seat``
+(``*_player(s)`` takes ``*_seat(s)``) and ``*_state`` a view's part. Values go
+by the kinds at both ends: a seat where the message has a string travels as the
+player's resource name, an enum member as the proto value named ``<ENUM>_<NAME>``,
+a tuple as a repeated field (of wrapper messages for a tuple of tuples), a
+dataclass as a message by the same rules, a ``datetime`` as a ``Timestamp``;
+None leaves a field unset. A game declares its departures per type: a ``Shape``
+renames fields (a dotted path reaches into a sub-message, "" merges into the
+message) or computes them; a ``Value`` has a message form of its own. Plans are
+built once per pair of types, and a message field without a source is an error.
 """
 
 from __future__ import annotations
@@ -40,9 +32,8 @@ from services.api.errors import FieldViolation
 # Turns a seat index into its player resource name, games/{game}/players/{seat}.
 Names: TypeAlias = Callable[[int], str]
 Violations: TypeAlias = list[FieldViolation]
-# One step of a plan: (value, message, names) -> None.
-Step: TypeAlias = Callable[[Any, Any, Names], None]
-SEAT_NAMES = {"seat": "player", "seats": "players"}
+# One step of a plan: a message field's path and how to get its value.
+Step: TypeAlias = tuple[str, Callable[[Any, Names], Any]]
 _MESSAGE = FieldDescriptor.TYPE_MESSAGE
 _ENUM = FieldDescriptor.TYPE_ENUM
 _STRING = FieldDescriptor.TYPE_STRING
@@ -76,6 +67,13 @@ class Shape:
 def enum_prefix(descriptor: Any) -> str:
     """Returns ``QWIRKLE_COLOR_`` for the proto enum ``QwirkleColor``."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", descriptor.name).upper() + "_"
+
+
+def target(name: str, descriptor: Any) -> str:
+    """Returns the message field a dataclass field goes to when not renamed."""
+    fields = descriptor.fields_by_name
+    player = re.sub(r"seat(s?)$", r"player\1", name)
+    return next((f for f in (name, player, f"{name}_state") if f in fields), name)
 
 
 def hints(cls: type) -> dict[str, Any]:
@@ -126,36 +124,33 @@ class Mapper:
             plan = self._plans[key] = self._plan(type(value), message.DESCRIPTOR)
             if whole and type(value) not in self.values:
                 self._check(type(value), message.DESCRIPTOR)
-        for step in plan:
-            step(value, message, names)
+        for path, get in plan:
+            self.set(message, path, get(value, names), names)
         return message
 
     def _plan(self, cls: type, descriptor: Any) -> list[Step]:
         if cls in self.values:
             fields = self.values[cls].fields
-            return [lambda v, m, n: self._set_all(m, fields(v), n)]
+            return [("", lambda v, _: fields(v))]
         shape = self.shapes.get(cls, Shape())
         plan: list[Step] = []
         for name in [f.name for f in dataclasses.fields(cls)]:
-            path = shape.renames.get(name, SEAT_NAMES.get(name, name))
+            path = shape.renames.get(name, target(name, descriptor))
             if path in shape.computed:
                 continue  # computed from the whole value instead
             if path in descriptor.fields_by_name or name in shape.renames:
-                plan.append(_copy(name, path, self))
+                plan.append((path, _attribute(name)))
             if "." in path:  # the sub-message's own plan must not miss it
                 *parents, leaf = path.split(".")
                 inner = descriptor
                 for parent in parents:
                     inner = inner.fields_by_name[parent].message_type
                 self._claimed.add(f"{inner.full_name}.{leaf}")
-        plan.extend(
-            _computed(t, compute, self) for t, compute in shape.computed.items()
-        )
-        return plan
+        return plan + list(shape.computed.items())
 
     def _check(self, cls: type, descriptor: Any) -> None:
         """Refuses a plan that would leave a message field without a source."""
-        sourced = self.sources(cls)
+        sourced = self.sources(cls, descriptor)
         missing = [
             f.name
             for f in descriptor.fields
@@ -165,19 +160,20 @@ class Mapper:
             msg = f"{descriptor.full_name}.{missing[0]} has no source in {cls.__name__}"
             raise TypeError(msg)
 
-    def sources(self, cls: type) -> set[str]:
+    def sources(self, cls: type, descriptor: Any) -> set[str]:
         """Returns the message fields a value of ``cls`` sets, merges included."""
         shape = self.shapes.get(cls, Shape())
         found = set(shape.computed)
         for name, annotation in hints(cls).items():
-            path = shape.renames.get(name)
+            path = shape.renames.get(name, target(name, descriptor))
             if path == "":
-                found |= self.sources(unwrap(annotation)[0])
+                found |= self.sources(unwrap(annotation)[0], descriptor)
             else:
-                found.add((path or SEAT_NAMES.get(name, name)).split(".")[0])
+                found.add(path.split(".")[0])
         return found
 
-    def _set_all(self, message: Any, fields: Mapping[str, Any], names: Names) -> None:
+    def assign(self, message: Any, fields: Mapping[str, Any], names: Names) -> None:
+        """Sets each named field of ``message`` by the rules; None leaves it unset."""
         for name, value in fields.items():
             self.set(message, name, value, names)
 
@@ -188,6 +184,9 @@ class Mapper:
         *parents, name = path.split(".") if path else [""]
         for parent in parents:
             message = getattr(message, parent)
+        if not name and isinstance(value, Mapping):
+            self.assign(message, value, names)
+            return
         if not name:
             self.fill(value, message, names, whole=False)
             return
@@ -212,7 +211,7 @@ class Mapper:
         elif isinstance(value, datetime):
             message.FromDatetime(value)
         elif isinstance(value, Mapping):
-            self._set_all(message, value, names)
+            self.assign(message, value, names)
         elif isinstance(value, tuple | list) and not dataclasses.is_dataclass(value):
             (only,) = message.DESCRIPTOR.fields  # a wrapper of one repeated field
             self.set(message, only.name, value, names)
@@ -302,25 +301,9 @@ class Mapper:
         """Returns a new ``message_type`` filled from ``value``."""
         return self.fill(value, message_type(), names)
 
-    def scalar(self, value: Any, message_type: Any, name: str) -> Any:
-        """Returns ``value`` as the field ``name`` of ``message_type`` holds it."""
-        return _scalar(message_type.DESCRIPTOR.fields_by_name[name], value, str)
 
-
-def _copy(name: str, path: str, mapper: Mapper) -> Callable[[Any, Any, Names], None]:
-    def copy(value: Any, message: Any, names: Names) -> None:
-        mapper.set(message, path, getattr(value, name), names)
-
-    return copy
-
-
-def _computed(
-    target: str, compute: Callable[[Any, Names], Any], mapper: Mapper
-) -> Callable[[Any, Any, Names], None]:
-    def computed(value: Any, message: Any, names: Names) -> None:
-        mapper.set(message, target, compute(value, names), names)
-
-    return computed
+def _attribute(name: str) -> Callable[[Any, Names], Any]:
+    return lambda value, _: getattr(value, name)
 
 
 def _scalar(descriptor: Any, value: Any, names: Names) -> Any:
@@ -339,14 +322,11 @@ def _scalar(descriptor: Any, value: Any, names: Names) -> Any:
 
 
 def _first_each(problems: Violations) -> Violations:
-    """Returns the problems without repeats of a field already named."""
-    seen: set[str] = set()
-    first = []
+    """Returns the first problem named for each field."""
+    first: dict[str, FieldViolation] = {}
     for problem in problems:
-        if problem.field not in seen:
-            seen.add(problem.field)
-            first.append(problem)
-    return first
+        first.setdefault(problem.field, problem)
+    return list(first.values())
 
 
 def unset_oneof(message: Any, path: str) -> FieldViolation | None:

@@ -11,13 +11,7 @@ DECLARED = Declaration(
     Mapper(
         shapes={
             Placement: Shape(renames={"x": "at.x", "y": "at.y"}),
-            QwirkleView: Shape(
-                renames={
-                    "public": "public_state",
-                    "private": "private_state",
-                    "racks": "public_state.revealed_racks",
-                }
-            ),
+            QwirkleView: Shape(renames={"racks": "public_state.revealed_racks"}),
         },
         errors={
             "QwirkleTile.color": "must be a Qwirkle colour",

@@ -49,13 +49,7 @@ DECLARED = Declaration(
                     "score_sheets": _sheets,
                 },
             ),
-            SplitView: Shape(
-                renames={
-                    "public": "public_state",
-                    "private": "private_state",
-                    "hands": "public_state.revealed_hands",
-                }
-            ),
+            SplitView: Shape(renames={"hands": "public_state.revealed_hands"}),
         },
         values={Card: Value(lambda card: {"id": str(card)}, _card)},
     ),
