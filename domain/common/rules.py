@@ -105,6 +105,8 @@ class GameRules(Generic[S, C, E, Cfg]):
     display_name: str = ""
     options: tuple[Option, ...] = ()
     self_undo: str = ""
+    # Reference data a client needs to draw the game (a board's colours), if any.
+    details: Callable[[], Any] | None = None
 
     @property
     def title(self) -> str:

@@ -32,7 +32,8 @@ def game_types() -> game_service_pb2.ListGameTypesResponse:
             ],
             self_undo=converter.self_undo,
         )
-        if converter.details is not None:
-            getattr(info, converter.move_field).CopyFrom(converter.details())
+        details = converter.details()
+        if details is not None:
+            getattr(info, converter.move_field).CopyFrom(details)
         response.game_types.append(info)
     return response

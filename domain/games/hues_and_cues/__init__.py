@@ -12,7 +12,7 @@ from typing import Any
 from domain.common.rules import GameRules, Option
 from domain.games.hues_and_cues.board import Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
-from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, check_cue
+from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, catalog, check_cue
 from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
@@ -108,6 +108,7 @@ RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
     events=EVENTS,
     commands=COMMANDS,
     values=VALUES,
+    details=catalog,
     display_name="Hues and Cues",
     options=(
         Option(

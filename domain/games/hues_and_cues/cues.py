@@ -15,6 +15,14 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from domain.common.decision import Rejected, malformed, reject
+from domain.games.hues_and_cues.board import (
+    ALL_SQUARES,
+    COLUMNS,
+    ROWS,
+    Square,
+    color,
+    hex_color,
+)
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -235,3 +243,45 @@ def check_cue(text: str, cue_no: int, given: Collection[str] = ()) -> Cue | Reje
 def suggested_cue(given: Collection[str]) -> str | None:
     """Returns the first suggested cue not given yet in the game (D20)."""
     return next((word for word in SUGGESTED_CUES if word not in given), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SquareColor:
+    """A square's colour on the printed board, as hex and as red, green, blue."""
+
+    square: Square
+    hex: str
+    red: int
+    green: int
+    blue: int
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """What a client needs to draw the board and check cues as it is typed."""
+
+    rows: int
+    columns: int
+    squares: tuple[SquareColor, ...]
+    max_cue_length: int
+    basic_color_words: tuple[str, ...]
+    basic_color_parts: tuple[str, ...]
+    board_words: tuple[str, ...]
+    relative_words: tuple[str, ...]
+
+
+def catalog() -> Catalog:
+    """Returns the board's 480 colours and the cue word lists (§1.2, §4)."""
+    return Catalog(
+        rows=ROWS,
+        columns=COLUMNS,
+        squares=tuple(
+            SquareColor(square, hex_color(square), *color(square))
+            for square in ALL_SQUARES
+        ),
+        max_cue_length=MAX_CUE_LENGTH,
+        basic_color_words=tuple(sorted(BASIC_COLOR_FORMS)),
+        basic_color_parts=tuple(BASIC_COLORS),
+        board_words=tuple(sorted(NUMBER_WORDS | POSITION_WORDS)),
+        relative_words=tuple(sorted(RELATIVE_WORDS)),
+    )

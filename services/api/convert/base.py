@@ -9,13 +9,13 @@ its class in snake case. Everything else is ``services.api.convert.mapping``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
-from tabletop.v1 import event_pb2, game_pb2, move_pb2
+from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2
 
 from domain.common.rules import GameRules
 from services.api.convert.mapping import Mapper, Names, members, unset_oneof
@@ -30,8 +30,6 @@ class Declaration:
     mapper: Mapper = field(default_factory=Mapper)
     # Commands whose ``action`` member is not their class name in snake case.
     renamed: Mapping[type, str] = field(default_factory=dict)
-    # Reference data for drawing the game (``GameTypeInfo.details``), if any.
-    details: Callable[[], Message] | None = None
 
 
 def _message(container: Any, member: str) -> Any:
@@ -58,7 +56,7 @@ class GameConverter:
         self.move_field = self.event_field = rules.name
         self.display_name, self.options = rules.title, rules.options
         self.self_undo = rules.self_undo
-        self.details = declared.details
+        self._details = rules.details
         self._config_type = rules.config_type
         self._config = _message(game_pb2.Game, self.config_field)
         self._view = _message(game_pb2.Game, self.view_field)
@@ -67,6 +65,13 @@ class GameConverter:
         self._commands = members(tuple(rules.commands.values()), declared.renamed)
         self._command_of = {member: cls for cls, member in self._commands.items()}
         self._events = members(tuple(rules.events.values()))
+
+    def details(self) -> Message | None:
+        """Returns the game's reference data (``GameTypeInfo.details``), if any."""
+        if self._details is None:
+            return None
+        message = _message(game_type_pb2.GameTypeInfo, self.move_field)()
+        return self.mapper.fill(self._details(), message, _no_names)
 
     def config_from_proto(self, message: Any) -> Any:
         """Returns the table options; ``check_config`` refuses what makes no sense."""

@@ -33,14 +33,6 @@ _TABLE = Mapper(
         tables.GameStarted: Shape(
             computed={"turn_order": lambda e, _: range(e.players)},
         ),
-        tables.GameFinished: Shape(
-            computed={
-                "scores": lambda e, _: [
-                    {"player": seat, "score": score}
-                    for seat, score in enumerate(e.scores)
-                ]
-            },
-        ),
         **dict.fromkeys(
             (UndoProposed, Proposal),
             Shape(renames={"expires_at": "expire_time"}),

@@ -7,7 +7,7 @@ one flat message, the secret part set only for those who may see it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.v1 import hues_and_cues_pb2 as pb
@@ -17,33 +17,16 @@ from domain.games.hues_and_cues import (
     RULES,
     CardDrawn,
     DeckShuffled,
-    GameEnded,
     GuessPlaced,
     HuesAndCuesPublic,
     HuesAndCuesSecret,
     HuesAndCuesView,
     PieceScored,
-    RoundScored,
     Square,
     parse_square,
 )
-from domain.games.hues_and_cues.board import (
-    ALL_SQUARES,
-    COLUMNS,
-    ROWS,
-    color,
-    hex_color,
-)
-from domain.games.hues_and_cues.cues import (
-    BASIC_COLOR_FORMS,
-    BASIC_COLORS,
-    MAX_CUE_LENGTH,
-    NUMBER_WORDS,
-    POSITION_WORDS,
-    RELATIVE_WORDS,
-)
 from services.api.convert.base import Declaration
-from services.api.convert.mapping import Mapper, Names, Shape, Value
+from services.api.convert.mapping import Mapper, Shape, Value
 from services.api.errors import FieldViolation
 
 _PIECE = {
@@ -66,42 +49,6 @@ def _card(card_id: str | None) -> Mapping[str, Any] | None:
     )
 
 
-def _by_seat(points: Sequence[int]) -> list[Mapping[str, int]]:
-    return [{"player": seat, "points": value} for seat, value in enumerate(points)]
-
-
-def catalog() -> pb.HuesAndCuesCatalog:
-    """Returns the board's colours and the cue word lists, for ``ListGameTypes``."""
-    squares = []
-    for square in ALL_SQUARES:
-        red, green, blue = color(square)
-        squares.append(
-            pb.HuesAndCuesSquareColor(
-                square=pb.HuesAndCuesSquare(
-                    id=str(square), row=square.row, column=square.column
-                ),
-                hex=hex_color(square),
-                red=red,
-                green=green,
-                blue=blue,
-            )
-        )
-    return pb.HuesAndCuesCatalog(
-        rows=ROWS,
-        columns=COLUMNS,
-        squares=squares,
-        max_cue_length=MAX_CUE_LENGTH,
-        basic_color_words=sorted(BASIC_COLOR_FORMS),
-        basic_color_parts=list(BASIC_COLORS),
-        board_words=sorted(NUMBER_WORDS | POSITION_WORDS),
-        relative_words=sorted(RELATIVE_WORDS),
-    )
-
-
-def _scores(event: RoundScored | GameEnded, _: Names) -> list[Mapping[str, int]]:
-    return _by_seat(event.points if isinstance(event, RoundScored) else event.scores)
-
-
 DECLARED = Declaration(
     RULES,
     Mapper(
@@ -110,8 +57,6 @@ DECLARED = Declaration(
             CardDrawn: Shape(computed={"card": lambda e, _: _card(e.card_id)}),
             GuessPlaced: Shape(renames=_PIECE),
             PieceScored: Shape(renames=_PIECE),
-            RoundScored: Shape(computed={"points": _scores}),
-            GameEnded: Shape(computed={"scores": _scores}),
             HuesAndCuesView: Shape(renames={"public": "", "secret": ""}),
             HuesAndCuesPublic: Shape(
                 renames={"last_scored": "last_round"},
@@ -125,5 +70,4 @@ DECLARED = Declaration(
             )
         },
     ),
-    details=catalog,
 )

@@ -4,7 +4,8 @@ A message field takes the dataclass field of its name; ``player`` takes ``seat``
 (``*_player(s)`` takes ``*_seat(s)``) and ``*_state`` a view's part. Values go
 by the kinds at both ends: a seat where the message has a string travels as the
 player's resource name, an enum member as the proto value named ``<ENUM>_<NAME>``,
-a tuple as a repeated field (of wrapper messages for a tuple of tuples), a
+a tuple as a repeated field (of wrapper messages for a tuple of tuples, of
+``(player, value)`` messages for numbers by seat), a
 dataclass as a message by the same rules, a ``datetime`` as a ``Timestamp``;
 None leaves a field unset. A game declares its departures per type: a ``Shape``
 renames fields (a dotted path reaches into a sub-message, "" merges into the
@@ -193,11 +194,14 @@ class Mapper:
         descriptor = message.DESCRIPTOR.fields_by_name[name]
         if descriptor.is_repeated:
             target = getattr(message, name)
-            for item in value:
-                if descriptor.type == _MESSAGE:
-                    self._item(item, target.add(), names)
-                else:
+            for seat, item in enumerate(value):
+                if descriptor.type != _MESSAGE:
                     target.append(_scalar(descriptor, item, names))
+                elif isinstance(item, int):  # one (player, value) entry per seat
+                    player, each = target.add().DESCRIPTOR.fields
+                    self.assign(target[-1], {player.name: seat, each.name: item}, names)
+                else:
+                    self._item(item, target.add(), names)
         elif descriptor.type == _MESSAGE:
             inner = getattr(message, name)
             inner.SetInParent()  # set even when all its fields are defaults
