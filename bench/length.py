@@ -43,7 +43,14 @@ from domain.common.decision import Rejected
 from domain.games.hues_and_cues import RULES, HuesAndCuesConfig
 from infra.event_store import create_app
 from infra.settings import Settings
-from services.calls import Call, SubmitMove
+from services.calls import (
+    Call,
+    CreateGame,
+    JoinGame,
+    RespondUndo,
+    SeatRequest,
+    SubmitMove,
+)
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY
 from services.records import GameRecord, fold
@@ -77,12 +84,12 @@ def ok(result: Any) -> Any:
 def started_game(app: GamesApp) -> tuple[UUID, list[str]]:
     """Opens and starts a three-seat game whose seat 0 gives the first cue."""
     config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
-    created = ok(app.create_game(RULES.name, config, 3, "Ana"))
+    created = ok(app.create_game(CreateGame(RULES.name, config, 3, "Ana")))
     game_id = created.record.game_id
     tokens = [created.token] + [
-        ok(app.join_game(game_id, name)).token for name in ("Ben", "Cy")
+        ok(app.join_game(JoinGame(game_id, name))).token for name in ("Ben", "Cy")
     ]
-    ok(app.start_game(game_id, tokens[0]))
+    ok(app.start_game(SeatRequest(game_id, Call(tokens[0]))))
     return game_id, tokens
 
 
@@ -107,10 +114,12 @@ class Growth:
             call = Call(self.tokens[0])
             return self.app.submit_move(SubmitMove(self.game_id, cue, call))
         if self.stage == 1:
-            return self.app.propose_undo(self.game_id, Call(self.tokens[0]))
+            return self.app.propose_undo(
+                SeatRequest(self.game_id, Call(self.tokens[0]))
+            )
         call = Call(self.tokens[self.stage - 1])  # seats 1 and 2 accept
         return self.app.respond_undo(
-            self.game_id, self.proposal_id, accept=True, call=call
+            RespondUndo(self.game_id, self.proposal_id, accept=True, call=call)
         )
 
     def step(self) -> None:

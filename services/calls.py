@@ -28,6 +28,84 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
+class CreateGame:
+    """Open a table of ``game_type`` and seat its creator, the host.
+
+    The raw ``request_id`` is the client's secret: the game id, the seat token
+    and a private table's invite code derive from it (only its key is stored).
+    """
+
+    game_type: str
+    config: Any
+    max_players: int
+    display_name: str
+    seed: bytes = b""
+    request_id: str = ""
+    request_hash: str = ""
+    turn_seconds: int = 0  # the turn time limit; 0 for none
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class JoinGame:
+    """Take the next free seat (a private table's only with its invite code).
+
+    As with ``CreateGame``, the seat token derives from the raw ``request_id``.
+    """
+
+    game_id: UUID
+    display_name: str
+    request_id: str = ""
+    request_hash: str = ""
+    invite_code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """A request of a seat that names nothing but its game.
+
+    ``StartGame``, ``LeaveGame``, ``ResignGame``, ``UndoMove`` and
+    ``ProposeUndo``: the call's token says which seat asks.
+    """
+
+    game_id: UUID
+    call: Call = field(default_factory=Call)
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePlayer:
+    """The host removes ``seat`` before play begins."""
+
+    game_id: UUID
+    seat: int
+    call: Call = field(default_factory=Call)
+
+
+@dataclass(frozen=True, slots=True)
+class RotateInviteCode:
+    """The host gives a private table a new invite code.
+
+    A retry with the same raw ``request_id`` gets the same code back: the code
+    derives from it.
+    """
+
+    game_id: UUID
+    token: str | None
+    request_id: str = ""
+    request_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RespondUndo:
+    """The caller's answer to an open undo proposal."""
+
+    game_id: UUID
+    proposal_id: int
+    accept: bool
+    call: Call = field(default_factory=Call)
+
+
+@dataclass(frozen=True, slots=True)
 class SentMove:
     """A move as a request sent it, read before its game is loaded.
 

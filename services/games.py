@@ -1,7 +1,9 @@
 """Use cases of the game service: open, join, start and play games.
 
-Each use case hands the store a decision function (the table's and the game's
-rules); ``GameStore`` loads, authenticates, de-duplicates and appends.
+Each use case takes one call object (``services/calls.py``), which the servicer
+builds from the request, and hands the store the command it asks for (built on
+the loaded game where the game decides it); ``GameStore`` loads, authenticates,
+de-duplicates, decides with the table's and the game's rules, and appends.
 """
 
 from __future__ import annotations
@@ -37,7 +39,17 @@ from domain.common.decision import Rejected, RejectionKind, malformed, reject
 from domain.common.rng import SEED_BYTES
 from domain.common.seats import Seat
 from domain.games.registry import rules_for
-from services.calls import Call, SentMove, SubmitMove
+from services.calls import (
+    Call,
+    CreateGame,
+    JoinGame,
+    RemovePlayer,
+    RespondUndo,
+    RotateInviteCode,
+    SeatRequest,
+    SentMove,
+    SubmitMove,
+)
 from services.records import GameRecord
 from services.request_ids import request_key
 from services.stand_ins import resigned_to_move, timeout_for
@@ -101,60 +113,67 @@ class GamesApp(GameStore):
         # How long a new table waits for players before it closes (None: ever).
         self.table_wait = table_wait
 
-    def create_game(  # noqa: PLR0913 (one argument per option of the request)
-        self,
-        game_type: str,
-        config: Any,
-        max_players: int,
-        display_name: str,
-        seed: bytes = b"",
-        request_id: str = "",
-        request_hash: str = "",
-        turn_seconds: int = 0,
-        *,
-        private: bool = False,
-    ) -> Seated | Rejected:
-        """Opens a table of ``game_type`` and seats its creator, the host, in seat 0.
+    def create_game(self, request: CreateGame | str, *older: Any) -> Seated | Rejected:
+        """Opens a table of the request's game type and seats its creator, the host.
 
-        With a ``request_id``, a retry returns the game the first attempt created
-        (and the same seat token and invite code) and stores nothing new. The
-        raw id is the client's secret: the game id, the seat token and a private
-        table's invite code derive from it, and only its key is stored.
+        With a request id, a retry returns the game the first attempt created
+        (and the same seat token and invite code) and stores nothing new.
         """
-        rules = rules_for(game_type)
+        if not isinstance(request, CreateGame):
+            # The older positional form (game type, config, max players, name,
+            # seed), which tests/property/ still use.
+            request = CreateGame(request, *older)
+        rules = rules_for(request.game_type)
         if rules is None:
             return reject(
                 "UNKNOWN_GAME_TYPE",
-                f"No game of type {game_type!r} is played here.",
+                f"No game of type {request.game_type!r} is played here.",
                 "table/game_type",
                 RejectionKind.MALFORMED,
-                gameType=game_type,
+                gameType=request.game_type,
             )
-        seed_or_refusal = self._seed(seed)
-        if isinstance(seed_or_refusal, Rejected):
-            return seed_or_refusal
-        call = Call(request_key=request_key(request_id), request_hash=request_hash)
-        game_id = game_id_for(request_id)
-        earlier = self.get_game(game_id) if request_id else None
-        if earlier is not None:
-            return self._seated_again(earlier, call, request_id)
-        seed_hex = seed_or_refusal.hex()
-        token = (
-            seat_token(seed_hex, game_id, 0, request_id) if request_id else new_token()
+        seed = self._seed(request.seed)
+        if isinstance(seed, Rejected):
+            return seed
+        call = Call(
+            request_key=request_key(request.request_id),
+            request_hash=request.request_hash,
         )
-        code = invite_code(seed_hex, game_id, "open", request_id) if private else ""
+        game_id = game_id_for(request.request_id)
+        earlier = self.get_game(game_id) if request.request_id else None
+        if earlier is not None:
+            return self._seated_again(earlier, call, request.request_id)
+        return self._open(request, rules, seed, game_id, call)
+
+    def _open(
+        self,
+        request: CreateGame,
+        rules: tables.Rules,
+        seed: bytes,
+        game_id: UUID,
+        call: Call,
+    ) -> Seated | Rejected:
+        """Stores the opening of a new table with its host in seat 0."""
+        request_id = request.request_id
+        token = (
+            seat_token(seed.hex(), game_id, 0, request_id)
+            if request_id
+            else new_token()
+        )
+        private = request.private
+        code = invite_code(seed.hex(), game_id, "open", request_id) if private else ""
         now = self.clock()
         command = CreateTable(
-            game_type,
-            config,
-            max_players,
-            display_name,
+            request.game_type,
+            request.config,
+            request.max_players,
+            request.display_name,
             token_hash(token),
-            turn_seconds,
+            request.turn_seconds,
             invite_hash(code),
             None if self.table_wait is None else now + self.table_wait,
         )
-        decision = commands.create(rules, command, seed_or_refusal)
+        decision = commands.create(rules, command, seed)
         if isinstance(decision, Rejected):
             return decision
         batch = Batch(decision.events, command, 0, 0, now)
@@ -164,30 +183,32 @@ class GamesApp(GameStore):
             return self._seated_again(self.get_game(game_id), call, request_id)
         return self._issued(Seated(applied.record, 0, token, code))
 
-    def join_game(
-        self,
-        game_id: UUID,
-        display_name: str,
-        request_id: str = "",
-        request_hash: str = "",
-        invite: str = "",
-    ) -> Seated | Rejected:
+    def join_game(self, request: JoinGame | UUID, *older: Any) -> Seated | Rejected:
         """Seats the caller in the game's next free seat (a private table's
-        only with its ``invite`` code).
+        only with its invite code).
 
-        As with ``create_game``, a retry with the same raw ``request_id`` gets
-        the same seat token, derived from the id, which only its key records.
+        As with ``create_game``, a retry with the same raw request id gets the
+        same seat token, derived from the id, which only its key records.
         """
+        if not isinstance(request, JoinGame):
+            # The older positional form (game id, display name), which
+            # tests/property/ still use.
+            request = JoinGame(request, *older)
+        request_id = request.request_id
         random_token = new_token()
 
         def join(record: GameRecord, _: int | None) -> JoinTable:
             token = _token_for(record, len(record.table.seats), request_id)
             # A public table records no code, whatever the request carried.
-            shown = invite_hash(invite) if record.table.private else ""
-            return JoinTable(display_name, token_hash(token or random_token), shown)
+            code = request.invite_code
+            shown = invite_hash(code) if record.table.private else ""
+            hashed = token_hash(token or random_token)
+            return JoinTable(request.display_name, hashed, shown)
 
-        call = Call(request_key=request_key(request_id), request_hash=request_hash)
-        result = self._execute(game_id, join, call, DecidedFor.NOBODY)
+        call = Call(
+            request_key=request_key(request_id), request_hash=request.request_hash
+        )
+        result = self._execute(request.game_id, join, call, DecidedFor.NOBODY)
         if isinstance(result, Rejected):
             return result
         taken = result.events[0].actor
@@ -202,31 +223,30 @@ class GamesApp(GameStore):
         return self._issued(Seated(result.record, seat.index, token))
 
     def start_game(
-        self,
-        game_id: UUID,
-        token: str | None,
-        request_key: str = "",
-        request_hash: str = "",
+        self, request: SeatRequest | UUID, *older: Any
     ) -> Applied | Rejected:
         """Starts the game for a seated caller: deals and opens play."""
-        call = Call(token, request_key, request_hash)
-        return self._for_seat(game_id, StartTable(), call)
+        if not isinstance(request, SeatRequest):
+            # The older positional form (game id, token), which tests/property/
+            # still use.
+            request = SeatRequest(request, Call(*older))
+        return self._for_seat(request.game_id, StartTable(), request.call)
 
-    def leave_game(self, game_id: UUID, call: Call) -> Applied | Rejected:
+    def leave_game(self, request: SeatRequest) -> Applied | Rejected:
         """Gives up the caller's seat before play begins."""
-        return self._for_seat(game_id, LeaveTable(), call)
+        return self._for_seat(request.game_id, LeaveTable(), request.call)
 
-    def remove_player(self, game_id: UUID, seat: int, call: Call) -> Applied | Rejected:
-        """The host's removal of ``seat`` before play begins."""
-        return self._for_seat(game_id, RemoveSeat(seat), call)
+    def remove_player(self, request: RemovePlayer) -> Applied | Rejected:
+        """The host's removal of a seat before play begins."""
+        command = RemoveSeat(request.seat)
+        return self._for_seat(request.game_id, command, request.call)
 
-    def rotate_invite(
-        self, game_id: UUID, token: str | None, request_id: str, request_hash: str
-    ) -> Invited | Rejected:
+    def rotate_invite(self, request: RotateInviteCode) -> Invited | Rejected:
         """Gives a private table a new invite code, at its host's request.
 
-        A retry with the same raw ``request_id`` gets the same code back.
+        A retry with the same raw request id gets the same code back.
         """
+        game_id, request_id = request.game_id, request.request_id
         random_code = invite_code("", game_id, "rotate", "")
 
         def code_for(record: GameRecord) -> str:
@@ -237,15 +257,15 @@ class GamesApp(GameStore):
         def rotate(record: GameRecord, _: int | None) -> RotateInvite:
             return RotateInvite(invite_hash(code_for(record)))
 
-        call = Call(token, request_key(request_id), request_hash)
+        call = Call(request.token, request_key(request_id), request.request_hash)
         result = self._execute(game_id, rotate, call, DecidedFor.CALLERS_SEAT)
         if isinstance(result, Rejected):
             return result
         return Invited(result, code_for(result.record))
 
-    def resign(self, game_id: UUID, call: Call) -> Applied | Rejected:
+    def resign(self, request: SeatRequest) -> Applied | Rejected:
         """Resigns the caller's seat: the server's bot plays it from now on."""
-        return self._for_seat(game_id, Resign(), call)
+        return self._for_seat(request.game_id, Resign(), request.call)
 
     def expire(self, game_id: UUID) -> Applied | Rejected:
         """Closes a table that waited for players past its expiry time."""
@@ -311,20 +331,18 @@ class GamesApp(GameStore):
             request.game_id, play, request.call, DecidedFor.CALLERS_SEAT
         )
 
-    def undo_move(self, game_id: UUID, call: Call) -> Applied | Rejected:
+    def undo_move(self, request: SeatRequest) -> Applied | Rejected:
         """Takes back the caller's last move alone, where the game allows it."""
-        return self._for_seat(game_id, UndoLastMove(), call)
+        return self._for_seat(request.game_id, UndoLastMove(), request.call)
 
-    def propose_undo(self, game_id: UUID, call: Call) -> Applied | Rejected:
+    def propose_undo(self, request: SeatRequest) -> Applied | Rejected:
         """Asks the other players to let the caller take back their last move."""
-        return self._for_seat(game_id, ProposeTakeback(), call)
+        return self._for_seat(request.game_id, ProposeTakeback(), request.call)
 
-    def respond_undo(
-        self, game_id: UUID, proposal_id: int, *, accept: bool, call: Call
-    ) -> Applied | Rejected:
+    def respond_undo(self, request: RespondUndo) -> Applied | Rejected:
         """Records the caller's answer to an undo proposal."""
-        answer = AnswerTakeback(proposal_id, accept)
-        return self._for_seat(game_id, answer, call)
+        answer = AnswerTakeback(request.proposal_id, request.accept)
+        return self._for_seat(request.game_id, answer, request.call)
 
     def time_out(self, game_id: UUID, deadline: datetime) -> Applied | Rejected:
         """Plays the bot's move for a seat whose time ran out at ``deadline``.

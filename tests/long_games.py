@@ -6,7 +6,15 @@ from uuid import UUID
 
 from domain.common.decision import Rejected
 from domain.games.hues_and_cues import RULES, GiveFirstCue, HuesAndCuesConfig
-from services.calls import Call, SentMove, SubmitMove
+from services.calls import (
+    Call,
+    CreateGame,
+    JoinGame,
+    RespondUndo,
+    SeatRequest,
+    SentMove,
+    SubmitMove,
+)
 from services.games import Applied, GamesApp
 from services.records import GameRecord
 from tests.helpers import SEED
@@ -27,16 +35,18 @@ def long_game(app: GamesApp, events: int) -> UUID:
     most requests carry a request id, so the game remembers many.
     """
     config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
-    created = app.create_game(RULES.name, config, 3, "Ana", SEED, "create", "h")
+    created = app.create_game(
+        CreateGame(RULES.name, config, 3, "Ana", SEED, "create", "h")
+    )
     assert not isinstance(created, Rejected)
     game_id = created.record.game_id
     tokens = [created.token]
     for name in ("Ben", "Cy"):
-        joined = app.join_game(game_id, name)
+        joined = app.join_game(JoinGame(game_id, name))
         assert not isinstance(joined, Rejected)
         tokens.append(joined.token)
     token = created.token
-    applied = app.start_game(game_id, token)
+    applied = app.start_game(SeatRequest(game_id, Call(token)))
     cycle = 0
     while isinstance(applied, Applied) and applied.record.revision < events:
         cycle += 1
@@ -53,13 +63,15 @@ def take_back(
     app: GamesApp, game_id: UUID, tokens: list[str], cycle: int
 ) -> Applied | Rejected:
     """Seat 0 proposes taking its move back; the other seats accept."""
-    applied = app.propose_undo(game_id, Call(tokens[0], f"undo-{cycle}", "h"))
+    applied = app.propose_undo(
+        SeatRequest(game_id, Call(tokens[0], f"undo-{cycle}", "h"))
+    )
     assert isinstance(applied, Applied), applied
     proposal = applied.record.table.undo.proposal
     assert proposal is not None
     for seat in (1, 2):
         call = Call(tokens[seat], f"accept-{cycle}-{seat}", "h")
         applied = app.respond_undo(
-            game_id, proposal.proposal_id, accept=True, call=call
+            RespondUndo(game_id, proposal.proposal_id, accept=True, call=call)
         )
     return applied

@@ -47,7 +47,7 @@ from services.api.requests import (
     parse_game_name,
 )
 from services.api.stream import stream_game
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.feed import Feed
 from services.games import GamesApp, Seated, game_not_found
 from services.records import GameRecord
@@ -213,14 +213,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             )
         seated = accepted(
             self.app.create_game(
-                converter.game_type,
-                config,
-                game.max_players,
-                request.display_name,
-                request.seed,
-                *identify_secret(request, "CreateGame", None),
-                turn_seconds=turns.turn_seconds(game),
-                private=game.visibility == game_pb2.VISIBILITY_PRIVATE,
+                CreateGame(
+                    converter.game_type,
+                    config,
+                    game.max_players,
+                    request.display_name,
+                    request.seed,
+                    *identify_secret(request, "CreateGame", None),
+                    turn_seconds=turns.turn_seconds(game),
+                    private=game.visibility == game_pb2.VISIBILITY_PRIVATE,
+                )
             )
         )
         return game_service_pb2.CreateGameResponse(
@@ -234,10 +236,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = parse_game_name(request.name)
         seated = accepted(
             self.app.join_game(
-                game_id,
-                request.display_name,
-                *identify_secret(request, "JoinGame", None),
-                request.invite_code,
+                JoinGame(
+                    game_id,
+                    request.display_name,
+                    *identify_secret(request, "JoinGame", None),
+                    request.invite_code,
+                )
             )
         )
         return game_service_pb2.JoinGameResponse(**_seated_fields(seated))
@@ -279,9 +283,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.StartGameResponse:
         game_id = parse_game_name(request.name)
         token = bearer_token(metadata)
-        applied = accepted(
-            self.app.start_game(game_id, token, *identify(request, "StartGame", token))
-        )
+        call = Call(token, *identify(request, "StartGame", token))
+        applied = accepted(self.app.start_game(SeatRequest(game_id, call)))
         game, _ = seen_by_caller(self.app, applied, token)
         return game_service_pb2.StartGameResponse(game=game)
 

@@ -14,7 +14,8 @@ from services.api.requests import (
     parse_game_name,
     parse_player_name,
 )
-from services.games import Call, GamesApp
+from services.calls import Call, RemovePlayer, RotateInviteCode, SeatRequest
+from services.games import GamesApp
 
 
 def leave_game(
@@ -23,7 +24,7 @@ def leave_game(
     """Gives up the caller's seat; the answer shows the table as a spectator."""
     game_id = parse_game_name(request.name)
     call = Call(token, *identify(request, "LeaveGame", token))
-    applied = accepted(app.leave_game(game_id, call))
+    applied = accepted(app.leave_game(SeatRequest(game_id, call)))
     record = applied.record  # the caller's token acts for no seat any more
     return api.LeaveGameResponse(
         game=game_to_proto(record, Spectator(), full=True),
@@ -37,7 +38,7 @@ def remove_player(
     """The host removes another player's seat before play begins."""
     game_id, seat = parse_player_name(request.name)
     call = Call(token, *identify(request, "RemovePlayer", token))
-    applied = accepted(app.remove_player(game_id, seat, call))
+    applied = accepted(app.remove_player(RemovePlayer(game_id, seat, call)))
     game, events = seen_by_caller(app, applied, token)
     return api.RemovePlayerResponse(game=game, events=events)
 
@@ -48,7 +49,8 @@ def rotate_invite_code(
     """Gives a private table a new invite code, returned to its host alone."""
     game_id = parse_game_name(request.name)
     request_id, fingerprint = identify_secret(request, "RotateInviteCode", token)
-    invited = accepted(app.rotate_invite(game_id, token, request_id, fingerprint))
+    rotate = RotateInviteCode(game_id, token, request_id, fingerprint)
+    invited = accepted(app.rotate_invite(rotate))
     game, _ = seen_by_caller(app, invited.applied, token)
     return api.RotateInviteCodeResponse(game=game, invite_code=invited.invite_code)
 
@@ -59,5 +61,6 @@ def resign_game(
     """Resigns the caller's seat; the server's bot plays it from now on."""
     game_id = parse_game_name(request.name)
     call = Call(token, *identify(request, "ResignGame", token))
-    game, events = seen_by_caller(app, accepted(app.resign(game_id, call)), token)
+    applied = accepted(app.resign(SeatRequest(game_id, call)))
+    game, events = seen_by_caller(app, applied, token)
     return api.ResignGameResponse(game=game, events=events)

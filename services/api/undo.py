@@ -7,7 +7,8 @@ from tabletop.v1 import game_service_pb2 as api
 from services.api.errors import ApiError, FieldViolation, bad_request
 from services.api.mutations import accepted, expected_revision, seen_by_caller
 from services.api.requests import identify, parse_game_name
-from services.games import Call, GamesApp
+from services.calls import Call, RespondUndo, SeatRequest
+from services.games import GamesApp
 
 
 def undo_move(
@@ -20,7 +21,8 @@ def undo_move(
         *identify(request, "UndoMove", token),
         expected_revision(request.expected_revision),
     )
-    game, events = seen_by_caller(app, accepted(app.undo_move(game_id, call)), token)
+    applied = accepted(app.undo_move(SeatRequest(game_id, call)))
+    game, events = seen_by_caller(app, applied, token)
     return api.UndoMoveResponse(game=game, events=events)
 
 
@@ -34,7 +36,7 @@ def propose_undo(
         *identify(request, "ProposeUndo", token),
         expected_revision(request.expected_revision),
     )
-    applied = accepted(app.propose_undo(game_id, call))
+    applied = accepted(app.propose_undo(SeatRequest(game_id, call)))
     game, events = seen_by_caller(app, applied, token)
     return api.ProposeUndoResponse(game=game, events=events)
 
@@ -53,13 +55,8 @@ def respond_undo(
             )
         )
     call = Call(token, *identify(request, "RespondUndo", token))
-    applied = accepted(
-        app.respond_undo(
-            game_id,
-            request.proposal_id,
-            accept=request.vote == api.UNDO_VOTE_ACCEPT,
-            call=call,
-        )
-    )
+    accept = request.vote == api.UNDO_VOTE_ACCEPT
+    answer = RespondUndo(game_id, request.proposal_id, accept=accept, call=call)
+    applied = accepted(app.respond_undo(answer))
     game, events = seen_by_caller(app, applied, token)
     return api.RespondUndoResponse(game=game, events=events)

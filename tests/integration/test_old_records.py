@@ -26,7 +26,7 @@ from domain.games.qwirkle import QwirkleConfig
 from services import record_digest
 from services.api.replay import list_game_events
 from services.audit import canonical, export_game, verify
-from services.calls import Call, SentMove, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SentMove, SubmitMove
 from services.codec import VERSION_KEY
 from services.games import Applied, GamesApp, Seated
 from services.records import CODEC
@@ -171,18 +171,20 @@ def test_retried_old_requests_get_their_first_answers_and_store_nothing(
 
     hashes = {s["request_id"]: s["request_hash"] for s in states}
     again = open_app.create_game(
-        "qwirkle",
-        QwirkleConfig(),
-        2,
-        "Ana",
-        bytes.fromhex(seed),
-        create_id,
-        hashes[create_id],
+        CreateGame(
+            "qwirkle",
+            QwirkleConfig(),
+            2,
+            "Ana",
+            bytes.fromhex(seed),
+            create_id,
+            hashes[create_id],
+        )
     )
     assert isinstance(again, Seated), again
     assert (again.record.game_id, again.seat) == (old_game, 0)
     assert again.token == seat_token(seed, old_game, 0, create_id)
-    joined = open_app.join_game(old_game, "Ben", join_id, hashes[join_id])
+    joined = open_app.join_game(JoinGame(old_game, "Ben", join_id, hashes[join_id]))
     assert isinstance(joined, Seated), joined
     assert joined.seat == 1
     assert joined.token == seat_token(seed, old_game, 1, join_id)

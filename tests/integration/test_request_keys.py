@@ -14,6 +14,7 @@ from typing import Any
 
 from domain.games.qwirkle import QwirkleConfig
 from services.audit import export_game
+from services.calls import CreateGame, JoinGame
 from services.games import GamesApp, Seated
 from services.records import StoredEvent, wrap
 from services.request_ids import request_key
@@ -34,8 +35,12 @@ def _store_as_version_1(app: GamesApp, game_id: uuid.UUID, raw: dict[str, str]) 
     """Copies a game from a scratch store into ``app``'s, as version 1 wrote it."""
     scratch = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
     scratch.allow_client_seed = True
-    _seated(scratch.create_game("qwirkle", QwirkleConfig(), 2, "Ana", SEED, CREATE_ID))
-    _seated(scratch.join_game(game_id, "Ben", JOIN_ID))
+    _seated(
+        scratch.create_game(
+            CreateGame("qwirkle", QwirkleConfig(), 2, "Ana", SEED, CREATE_ID)
+        )
+    )
+    _seated(scratch.join_game(JoinGame(game_id, "Ben", JOIN_ID)))
     stored = []
     for item in scratch.recorded_events(game_id):
         envelope = wrap(
@@ -69,12 +74,14 @@ def test_a_game_stored_with_raw_ids_keeps_its_retries_and_exports_only_keys(
     assert record is not None
     assert set(record.requests) == set(raw)
 
-    retried = _seated(open_app.join_game(game_id, "Ben", JOIN_ID))
+    retried = _seated(open_app.join_game(JoinGame(game_id, "Ben", JOIN_ID)))
     assert retried.seat == 1
     assert retried.token == seat_token(SEED.hex(), game_id, 1, JOIN_ID)
     assert retried.record.revision == record.revision  # nothing new stored
     again = _seated(
-        open_app.create_game("qwirkle", QwirkleConfig(), 2, "Ana", SEED, CREATE_ID)
+        open_app.create_game(
+            CreateGame("qwirkle", QwirkleConfig(), 2, "Ana", SEED, CREATE_ID)
+        )
     )
     assert (again.record.game_id, again.seat) == (game_id, 0)
     assert again.token == seat_token(SEED.hex(), game_id, 0, CREATE_ID)
@@ -89,7 +96,9 @@ def test_a_game_stored_with_raw_ids_keeps_its_retries_and_exports_only_keys(
 
 def test_a_new_envelope_stores_the_key_not_the_id(open_app: GamesApp) -> None:
     seated = _seated(
-        open_app.create_game("qwirkle", QwirkleConfig(), 2, "Ana", SEED, CREATE_ID)
+        open_app.create_game(
+            CreateGame("qwirkle", QwirkleConfig(), 2, "Ana", SEED, CREATE_ID)
+        )
     )
     rows = open_app.recorder.select_events(seated.record.game_id)
     assert rows

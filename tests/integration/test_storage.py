@@ -13,7 +13,7 @@ from domain.games.qwirkle import QwirkleConfig
 from infra.databases import persistence_env
 from infra.event_store import create_app, ensure_schema
 from infra.settings import Settings
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp
 from services.records import EVENT_NAMES, GameRecord
 from tests.playing import sent_move
@@ -22,12 +22,14 @@ SEED = bytes(range(32))
 
 
 def _started_game(app: GamesApp) -> tuple[UUID, list[str]]:
-    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ana", SEED)
+    created = app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ana", SEED))
     assert not isinstance(created, Rejected)
     game_id = created.record.game_id
-    joined = app.join_game(game_id, "Ben")
+    joined = app.join_game(JoinGame(game_id, "Ben"))
     assert not isinstance(joined, Rejected)
-    assert not isinstance(app.start_game(game_id, created.token), Rejected)
+    assert not isinstance(
+        app.start_game(SeatRequest(game_id, Call(created.token))), Rejected
+    )
     return game_id, [created.token, joined.token]
 
 

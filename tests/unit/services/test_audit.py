@@ -40,7 +40,14 @@ from services.audit import (
     signed_message,
     verify,
 )
-from services.calls import Call, SubmitMove
+from services.calls import (
+    Call,
+    CreateGame,
+    JoinGame,
+    RespondUndo,
+    SeatRequest,
+    SubmitMove,
+)
 from services.games import Applied, GamesApp, Seated
 from services.record_digest import genesis, next_digest, record_key
 from services.records import CODEC
@@ -75,15 +82,15 @@ def _app() -> GamesApp:
 
 def _open(app: GamesApp, players: int) -> tuple[UUID, list[str]]:
     created = app.create_game(
-        "qwirkle", QwirkleConfig(), 0, "Ana", SEED, request_id="create-1"
+        CreateGame("qwirkle", QwirkleConfig(), 0, "Ana", SEED, request_id="create-1")
     )
     assert isinstance(created, Seated)
     game_id, tokens = created.record.game_id, [created.token]
     for seat in range(1, players):
-        joined = app.join_game(game_id, f"P{seat}", request_id=f"join-{seat}")
+        joined = app.join_game(JoinGame(game_id, f"P{seat}", request_id=f"join-{seat}"))
         assert isinstance(joined, Seated)
         tokens.append(joined.token)
-    assert isinstance(app.start_game(game_id, tokens[0]), Applied)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(tokens[0]))), Applied)
     return game_id, tokens
 
 
@@ -96,14 +103,16 @@ def _play(app: GamesApp, game_id: UUID, tokens: list[str], move: Any) -> Applied
 
 
 def _take_back(app: GamesApp, game_id: UUID, tokens: list[str], seat: int) -> None:
-    proposed = app.propose_undo(game_id, Call(tokens[seat]))
+    proposed = app.propose_undo(SeatRequest(game_id, Call(tokens[seat])))
     assert isinstance(proposed, Applied), proposed
     (event,) = (e.event for e in proposed.events)
     assert isinstance(event, UndoProposed)
     for other in range(len(tokens)):
         if other != seat:
             answer = app.respond_undo(
-                game_id, event.proposal_id, accept=True, call=Call(tokens[other])
+                RespondUndo(
+                    game_id, event.proposal_id, accept=True, call=Call(tokens[other])
+                )
             )
             assert isinstance(answer, Applied), answer
 

@@ -22,7 +22,7 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 from domain.games.qwirkle import RULES, QwirkleConfig
 from infra.server import Running, create_server, stop_server
 from infra.settings import Settings
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.feed import Feed
 from services.game_feed import (
     FeedClosedError,
@@ -63,12 +63,16 @@ async def feed(app: GamesApp) -> AsyncIterator[Feed]:
 
 def start_game(app: GamesApp) -> tuple[UUID, list[str]]:
     """Opens, fills and starts a two-player Qwirkle game; returns id and tokens."""
-    creator = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada", seed=SEED)
+    creator = app.create_game(
+        CreateGame("qwirkle", QwirkleConfig(), 0, "Ada", seed=SEED)
+    )
     assert isinstance(creator, Seated)
     game_id = creator.record.game_id
-    joiner = app.join_game(game_id, "Bo")
+    joiner = app.join_game(JoinGame(game_id, "Bo"))
     assert isinstance(joiner, Seated)
-    assert isinstance(app.start_game(game_id, creator.token), Applied)
+    assert isinstance(
+        app.start_game(SeatRequest(game_id, Call(creator.token))), Applied
+    )
     return game_id, [creator.token, joiner.token]
 
 

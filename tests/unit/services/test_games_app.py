@@ -15,7 +15,7 @@ from domain.common.decision import Rejected, RejectionKind
 from domain.common.rng import SEED_BYTES, commitment
 from domain.common.seats import Seat, Spectator
 from domain.games.qwirkle import RULES, Pass, QwirkleConfig, TilesDealt
-from services.calls import Call, SentMove, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SentMove, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, StoredEvent
 from services.tokens import token_hash
@@ -51,14 +51,16 @@ def applied(result: Applied | Rejected) -> Applied:
 
 
 def create(app: GamesApp, seed: bytes = SEED, name: str = "Ada") -> Seated:
-    return seated(app.create_game("qwirkle", QwirkleConfig(), 0, name, seed=seed))
+    return seated(
+        app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, name, seed=seed))
+    )
 
 
 def start_two_player_game(app: GamesApp, seed: bytes = SEED) -> Game:
     creator = create(app, seed)
     game_id = creator.record.game_id
-    joiner = seated(app.join_game(game_id, "Bo"))
-    applied(app.start_game(game_id, creator.token))
+    joiner = seated(app.join_game(JoinGame(game_id, "Bo")))
+    applied(app.start_game(SeatRequest(game_id, Call(creator.token))))
     return Game(game_id, (creator.token, joiner.token))
 
 
@@ -99,8 +101,8 @@ def test_create_game_stores_the_table_and_seats_the_creator(app: GamesApp) -> No
 
 def test_join_game_seats_players_in_order(app: GamesApp) -> None:
     game_id = create(app).record.game_id
-    second = seated(app.join_game(game_id, "Bo"))
-    third = seated(app.join_game(game_id, "Cy"))
+    second = seated(app.join_game(JoinGame(game_id, "Bo")))
+    third = seated(app.join_game(JoinGame(game_id, "Cy")))
     assert (second.seat, third.seat) == (1, 2)
     assert third.record.revision == 4
     names = [holder.display_name for holder in current(app, game_id).table.seats]
@@ -110,8 +112,8 @@ def test_join_game_seats_players_in_order(app: GamesApp) -> None:
 def test_start_game_deals_and_opens_play(app: GamesApp) -> None:
     creator = create(app)
     game_id = creator.record.game_id
-    seated(app.join_game(game_id, "Bo"))
-    started = applied(app.start_game(game_id, creator.token))
+    seated(app.join_game(JoinGame(game_id, "Bo")))
+    started = applied(app.start_game(SeatRequest(game_id, Call(creator.token))))
     assert [type(e.event).__name__ for e in started.events] == [
         "GameStarted",
         "TilesDealt",
@@ -124,23 +126,28 @@ def test_start_game_deals_and_opens_play(app: GamesApp) -> None:
 
 def test_every_seat_token_is_new(app: GamesApp) -> None:
     creator = create(app)
-    joiners = [seated(app.join_game(creator.record.game_id, f"P{i}")) for i in range(5)]
+    joiners = [
+        seated(app.join_game(JoinGame(creator.record.game_id, f"P{i}")))
+        for i in range(5)
+    ]
     tokens = {creator.token, *(joiner.token for joiner in joiners)}
     assert len(tokens) == 6
     assert all(len(token) >= 22 for token in tokens)  # at least 128 random bits
 
 
 def test_a_refused_create_stores_nothing(app: GamesApp) -> None:
-    rejected = refused(app.create_game("qwirkle", QwirkleConfig(), 9, "Ada"))
-    assert rejected.reason == "INVALID_PLAYER_COUNT"
-    assert refused(app.create_game("qwirkle", QwirkleConfig(), 0, " ")).reason == (
-        "INVALID_DISPLAY_NAME"
+    rejected = refused(
+        app.create_game(CreateGame("qwirkle", QwirkleConfig(), 9, "Ada"))
     )
+    assert rejected.reason == "INVALID_PLAYER_COUNT"
+    assert refused(
+        app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, " "))
+    ).reason == ("INVALID_DISPLAY_NAME")
     assert app.game_ids(0, 10) == []
 
 
 def test_an_unknown_game_type_is_refused_as_malformed(app: GamesApp) -> None:
-    rejected = refused(app.create_game("chess", QwirkleConfig(), 0, "Ada"))
+    rejected = refused(app.create_game(CreateGame("chess", QwirkleConfig(), 0, "Ada")))
     assert rejected.reason == "UNKNOWN_GAME_TYPE"
     assert rejected.kind is RejectionKind.MALFORMED
 
@@ -188,17 +195,19 @@ def test_authenticate_with_a_token_of_no_seat_is_invalid_credentials(
 
 def test_a_token_of_another_game_cannot_start_this_one(app: GamesApp) -> None:
     creator = create(app)
-    seated(app.join_game(creator.record.game_id, "Bo"))
+    seated(app.join_game(JoinGame(creator.record.game_id, "Bo")))
     intruder = create(app)
-    rejected = refused(app.start_game(creator.record.game_id, intruder.token))
+    rejected = refused(
+        app.start_game(SeatRequest(creator.record.game_id, Call(intruder.token)))
+    )
     assert rejected.reason == "INVALID_CREDENTIALS"
     assert current(app, creator.record.game_id).revision == 3
 
 
 def test_start_game_without_a_token_is_missing_credentials(app: GamesApp) -> None:
     creator = create(app)
-    seated(app.join_game(creator.record.game_id, "Bo"))
-    rejected = refused(app.start_game(creator.record.game_id, None))
+    seated(app.join_game(JoinGame(creator.record.game_id, "Bo")))
+    rejected = refused(app.start_game(SeatRequest(creator.record.game_id, Call(None))))
     assert rejected.reason == "MISSING_CREDENTIALS"
 
 
@@ -227,15 +236,17 @@ def test_seat_tokens_are_stored_only_as_hashes(app: GamesApp) -> None:
 
 def test_a_client_seed_is_refused_when_the_server_does_not_allow_it() -> None:
     app = GamesApp(POPO, allow_client_seed=False)
-    rejected = refused(app.create_game("qwirkle", QwirkleConfig(), 0, "Ada", seed=SEED))
+    rejected = refused(
+        app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada", seed=SEED))
+    )
     assert rejected.reason == "CLIENT_SEED_NOT_ALLOWED"
     assert app.game_ids(0, 10) == []
 
 
 def test_without_a_client_seed_the_server_draws_a_fresh_one() -> None:
     app = GamesApp(POPO, allow_client_seed=False)
-    first = seated(app.create_game("qwirkle", QwirkleConfig(), 0, "Ada"))
-    second = seated(app.create_game("qwirkle", QwirkleConfig(), 0, "Ada"))
+    first = seated(app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada")))
+    second = seated(app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada")))
     seeds = [bytes.fromhex(s.record.table.seed) for s in (first, second)]
     assert all(len(seed) == SEED_BYTES for seed in seeds)
     assert seeds[0] != seeds[1]
@@ -247,7 +258,9 @@ def test_a_client_seed_of_the_wrong_length_is_refused(
     app: GamesApp, length: int
 ) -> None:
     seed = bytes(length)
-    rejected = refused(app.create_game("qwirkle", QwirkleConfig(), 0, "Ada", seed=seed))
+    rejected = refused(
+        app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada", seed=seed))
+    )
     assert rejected.reason == "INVALID_SEED"
     assert rejected.kind is RejectionKind.MALFORMED
     assert rejected.metadata["seedLength"] == str(length)
@@ -276,8 +289,8 @@ def test_an_unknown_game_is_not_found(app: GamesApp) -> None:
     missing = uuid4()
     assert app.get_game(missing) is None
     for rejected in (
-        refused(app.join_game(missing, "Ada")),
-        refused(app.start_game(missing, "token")),
+        refused(app.join_game(JoinGame(missing, "Ada"))),
+        refused(app.start_game(SeatRequest(missing, Call("token")))),
         refused(
             app.submit_move(SubmitMove(missing, sent_move(Pass(0)), Call("token")))
         ),
@@ -370,7 +383,10 @@ def test_a_move_of_another_game_is_refused_before_it_is_read(app: GamesApp) -> N
 def test_join_after_start_is_refused_and_stores_nothing(app: GamesApp) -> None:
     game = start_two_player_game(app)
     revision = current(app, game.game_id).revision
-    assert refused(app.join_game(game.game_id, "Late")).reason == "GAME_ALREADY_STARTED"
+    assert (
+        refused(app.join_game(JoinGame(game.game_id, "Late"))).reason
+        == "GAME_ALREADY_STARTED"
+    )
     assert current(app, game.game_id).revision == revision
 
 
@@ -432,7 +448,9 @@ def test_game_ids_pages_through_games_in_creation_order(app: GamesApp) -> None:
     for i in range(5):
         game_id = create(app, name=f"Host {i}").record.game_id
         created.append(game_id)
-        seated(app.join_game(game_id, "Guest"))  # other events between creations
+        seated(
+            app.join_game(JoinGame(game_id, "Guest"))
+        )  # other events between creations
     pages: list[list[UUID]] = []
     after = 0
     while page := app.game_ids(after, 2):

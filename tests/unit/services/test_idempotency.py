@@ -10,7 +10,7 @@ from domain.common.decision import Rejected
 from domain.games.qwirkle import QwirkleConfig
 from infra.event_store import create_app
 from infra.settings import Settings
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from tests.playing import sent_move
 
@@ -27,7 +27,9 @@ def app() -> GamesApp:
 
 def _create(app: GamesApp, name: str = "Ana", request_id: str = "c-1") -> Seated:
     created = app.create_game(
-        "qwirkle", QwirkleConfig(), 0, name, SEED, request_id, f"create:{name}"
+        CreateGame(
+            "qwirkle", QwirkleConfig(), 0, name, SEED, request_id, f"create:{name}"
+        )
     )
     assert isinstance(created, Seated), created
     return created
@@ -35,10 +37,11 @@ def _create(app: GamesApp, name: str = "Ana", request_id: str = "c-1") -> Seated
 
 def _started(app: GamesApp) -> tuple[Seated, Seated]:
     ana = _create(app)
-    ben = app.join_game(ana.record.game_id, "Ben", "j-1", "join:Ben")
+    ben = app.join_game(JoinGame(ana.record.game_id, "Ben", "j-1", "join:Ben"))
     assert isinstance(ben, Seated)
     assert isinstance(
-        app.start_game(ana.record.game_id, ana.token, "s-1", "s"), Applied
+        app.start_game(SeatRequest(ana.record.game_id, Call(ana.token, "s-1", "s"))),
+        Applied,
     )
     return ana, ben
 
@@ -57,7 +60,7 @@ def test_a_retried_create_returns_the_same_game_and_a_working_token(
 def test_a_create_id_reused_for_another_request_is_refused(app: GamesApp) -> None:
     _create(app)
     reused = app.create_game(
-        "qwirkle", QwirkleConfig(), 0, "Cy", SEED, "c-1", "create:Cy"
+        CreateGame("qwirkle", QwirkleConfig(), 0, "Cy", SEED, "c-1", "create:Cy")
     )
     assert isinstance(reused, Rejected)
     assert reused.reason == "REQUEST_ID_REUSED"
@@ -65,8 +68,8 @@ def test_a_create_id_reused_for_another_request_is_refused(app: GamesApp) -> Non
 
 def test_a_retried_join_returns_the_same_seat_and_token(app: GamesApp) -> None:
     ana = _create(app)
-    first = app.join_game(ana.record.game_id, "Ben", "j-1", "join:Ben")
-    again = app.join_game(ana.record.game_id, "Ben", "j-1", "join:Ben")
+    first = app.join_game(JoinGame(ana.record.game_id, "Ben", "j-1", "join:Ben"))
+    again = app.join_game(JoinGame(ana.record.game_id, "Ben", "j-1", "join:Ben"))
     assert isinstance(first, Seated)
     assert isinstance(again, Seated)
     assert (again.seat, again.token) == (first.seat, first.token) == (1, first.token)
@@ -76,7 +79,7 @@ def test_a_retried_join_returns_the_same_seat_and_token(app: GamesApp) -> None:
 
 def test_joins_without_request_ids_take_new_seats(app: GamesApp) -> None:
     ana = _create(app)
-    seats = [app.join_game(ana.record.game_id, "Ben") for _ in range(2)]
+    seats = [app.join_game(JoinGame(ana.record.game_id, "Ben")) for _ in range(2)]
     assert [s.seat for s in seats if isinstance(s, Seated)] == [1, 2]
 
 

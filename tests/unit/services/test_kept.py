@@ -8,7 +8,7 @@ from uuid import UUID
 from domain.common.decision import Rejected
 from domain.common.table import TableStatus
 from domain.games.qwirkle import QwirkleConfig
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY, KeptGames
 from services.records import RecordedEvent, fold
@@ -20,13 +20,17 @@ POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 
 def finished_game(app: GamesApp) -> UUID:
     """Plays a two-seat Qwirkle game to its end with random legal moves."""
-    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ana", seed=SEED)
+    created = app.create_game(
+        CreateGame("qwirkle", QwirkleConfig(), 0, "Ana", seed=SEED)
+    )
     assert not isinstance(created, Rejected)
     game_id = created.record.game_id
-    joined = app.join_game(game_id, "Ben")
+    joined = app.join_game(JoinGame(game_id, "Ben"))
     assert not isinstance(joined, Rejected)
     tokens = [created.token, joined.token]
-    assert not isinstance(app.start_game(game_id, tokens[0]), Rejected)
+    assert not isinstance(
+        app.start_game(SeatRequest(game_id, Call(tokens[0]))), Rejected
+    )
     chooser = random.Random(3)
     record = app.get_game(game_id)
     assert record is not None

@@ -21,6 +21,7 @@ from services.api.limits import (
     known_tokens,
     peer_address,
 )
+from services.calls import CreateGame, JoinGame
 from services.games import GamesApp, Seated
 from services.signing import SigningKey
 from services.tokens import token_hash
@@ -222,12 +223,12 @@ def test_a_seat_token_is_compared_with_every_seat_in_constant_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada")
+    created = app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada"))
     assert isinstance(created, Seated)
     game_id = created.record.game_id
     tokens = [created.token]
     for name in ("Bo", "Cy"):
-        joined = app.join_game(game_id, name)
+        joined = app.join_game(JoinGame(game_id, name))
         assert isinstance(joined, Seated)
         tokens.append(joined.token)
     record = app.get_game(game_id)

@@ -15,6 +15,7 @@ from services.api.limits import (
     RateLimiter,
     RateLimitInterceptor,
 )
+from services.calls import CreateGame, JoinGame
 from services.games import GamesApp, Seated
 from services.tokens import token_hash
 from tests.helpers import Aborted
@@ -122,9 +123,9 @@ def test_the_store_tells_the_limiter_of_every_token_it_issues() -> None:
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
     known = KnownTokens()
     app.authenticated.append(known.learn)
-    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada")
+    created = app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada"))
     assert isinstance(created, Seated)
-    joined = app.join_game(created.record.game_id, "Bo")
+    joined = app.join_game(JoinGame(created.record.game_id, "Bo"))
     assert isinstance(joined, Seated)
     assert token_hash(created.token) in known
     assert token_hash(joined.token) in known
@@ -133,7 +134,7 @@ def test_the_store_tells_the_limiter_of_every_token_it_issues() -> None:
 
 def test_the_store_tells_the_limiter_of_every_token_that_acts_for_a_seat() -> None:
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    created = app.create_game("qwirkle", QwirkleConfig(), 0, "Ada")
+    created = app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "Ada"))
     assert isinstance(created, Seated)
     known = KnownTokens()  # as a server that did not issue the token
     app.authenticated.append(known.learn)

@@ -49,7 +49,7 @@ from domain.games.qwirkle import (
     TilesDrawn,
     TilesPlaced,
 )
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.records import CODEC, RecordedEvent
 from tests.playing import sent_move
@@ -87,14 +87,14 @@ def play() -> Played:
     """Plays until seat 0 has placed tiles and drawn new ones; the game goes on."""
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"}, allow_client_seed=True)
     created = app.create_game(
-        "qwirkle", QwirkleConfig(), 2, "Victim", SEED, request_id="c"
+        CreateGame("qwirkle", QwirkleConfig(), 2, "Victim", SEED, request_id="c")
     )
     assert isinstance(created, Seated), created
     game_id = created.record.game_id
-    joined = app.join_game(game_id, "Attacker", request_id="j")
+    joined = app.join_game(JoinGame(game_id, "Attacker", request_id="j"))
     assert isinstance(joined, Seated), joined
     tokens = [created.token, joined.token]
-    assert isinstance(app.start_game(game_id, tokens[0]), Applied)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(tokens[0]))), Applied)
     chooser = random.Random(3)
     while not any(
         isinstance(e.event, TilesDrawn) and e.event.seat == VICTIM and e.event.count

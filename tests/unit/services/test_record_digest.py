@@ -30,7 +30,7 @@ from domain.games.qwirkle import (
     Tile,
 )
 from services.audit import export_game
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.request_ids import request_key
 from services.signing import SigningKey
@@ -71,22 +71,22 @@ def play() -> Game:
         clock=TickingClock(),
     )
     created = app.create_game(
-        "qwirkle", QwirkleConfig(), 2, "Ana", SEED, request_id="create-1"
+        CreateGame("qwirkle", QwirkleConfig(), 2, "Ana", SEED, request_id="create-1")
     )
     assert isinstance(created, Seated)
     game_id = created.record.game_id
-    joined = app.join_game(game_id, "Ben", request_id="join-1")
+    joined = app.join_game(JoinGame(game_id, "Ben", request_id="join-1"))
     assert isinstance(joined, Seated)
     tokens = [created.token, joined.token]
     steps = [
-        app.start_game(game_id, tokens[0], request_key("start-1")),
+        app.start_game(SeatRequest(game_id, Call(tokens[0], request_key("start-1")))),
         app.submit_move(
             SubmitMove(
                 game_id, sent_move(FIRST_MOVE), Call(tokens[0], request_key("move-1"))
             )
         ),
-        app.resign(game_id, Call(tokens[0], request_key("resign-0"))),
-        app.resign(game_id, Call(tokens[1], request_key("resign-1"))),
+        app.resign(SeatRequest(game_id, Call(tokens[0], request_key("resign-0")))),
+        app.resign(SeatRequest(game_id, Call(tokens[1], request_key("resign-1")))),
     ]
     for step in steps:
         assert isinstance(step, Applied), step

@@ -40,10 +40,11 @@ from services.api.convert.game import event_to_proto, game_to_proto, player_name
 from services.api.convert.registry import converter_for
 from services.api.errors import ApiError
 from services.api.requests import PageToken, encode_page_token
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, RecordedEvent, advance
 from tests.helpers import error_info, status_details
-from tests.playing import always
+from tests.playing import sent_move
 
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 M = TypeVar("M", bound=Message)
@@ -94,7 +95,9 @@ class Played:
                 )
                 candidates = list(itertools.islice(exchanges, 3)) or candidates
             move = rnd.choice(candidates)
-            result = self.app.submit_move(self.game_id, self.tokens[seat], always(move))
+            result = self.app.submit_move(
+                SubmitMove(self.game_id, sent_move(move), Call(self.tokens[seat]))
+            )
             assert isinstance(result, Applied), result
             record = result.record
 
@@ -105,12 +108,18 @@ def _seated(result: Seated | Rejected) -> Seated:
 
 
 def _open(app: GamesApp, players: int, seed: bytes, *, start: bool = True) -> Played:
-    creator = _seated(app.create_game("qwirkle", QwirkleConfig(), 0, "P0", seed=seed))
+    creator = _seated(
+        app.create_game(CreateGame("qwirkle", QwirkleConfig(), 0, "P0", seed=seed))
+    )
     game_id = creator.record.game_id
-    joined = (_seated(app.join_game(game_id, f"P{i}")) for i in range(1, players))
+    joined = (
+        _seated(app.join_game(JoinGame(game_id, f"P{i}"))) for i in range(1, players)
+    )
     tokens = [creator.token, *(seated.token for seated in joined)]
     if start:
-        assert isinstance(app.start_game(game_id, tokens[0]), Applied)
+        assert isinstance(
+            app.start_game(SeatRequest(game_id, Call(tokens[0]))), Applied
+        )
     return Played(app, game_id, tuple(tokens), seed)
 
 

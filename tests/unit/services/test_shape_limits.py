@@ -23,7 +23,7 @@ from services.api.convert.game import game_name, game_to_proto
 from services.api.convert.registry import CONVERTERS
 from services.api.shape_limits import LIMITS
 from services.api.shapes import FIELD_LIMITS, SERVICES, oversized
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp
 from services.records import GameRecord
 from tests.playing import sent_move
@@ -68,14 +68,14 @@ def _started(app: GamesApp, game_type: str) -> tuple[GameRecord, list[str]]:
     config = converter.config_from_proto(
         getattr(game_pb2.Game(), converter.config_field)
     )
-    created = app.create_game(game_type, config, 0, "P0")
+    created = app.create_game(CreateGame(game_type, config, 0, "P0"))
     assert not isinstance(created, Rejected)
     game_id, tokens = created.record.game_id, [created.token]
     for seat in range(1, created.record.table.max_players):
-        joined = app.join_game(game_id, f"P{seat}")
+        joined = app.join_game(JoinGame(game_id, f"P{seat}"))
         assert not isinstance(joined, Rejected)
         tokens.append(joined.token)
-    started = app.start_game(game_id, tokens[0])
+    started = app.start_game(SeatRequest(game_id, Call(tokens[0])))
     assert isinstance(started, Applied)
     return started.record, tokens
 

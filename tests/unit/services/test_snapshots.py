@@ -18,7 +18,7 @@ from domain.common.decision import Rejected
 from domain.common.table import TableStatus
 from domain.games.registry import GAMES
 from services import snapshots
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp
 from services.kept import CHECKPOINT_EVERY, KeptGames
 from services.records import fold
@@ -41,15 +41,17 @@ def played(app: GamesApp, game_type: str, commands: int, seed: int = 1) -> UUID:
     """Plays random legal moves, most identified, some taken back at once."""
     rules = GAMES[game_type]
     rnd = random.Random(seed)
-    created = app.create_game(game_type, rules.config_type(), 0, "P0", SEED, "c")
+    created = app.create_game(
+        CreateGame(game_type, rules.config_type(), 0, "P0", SEED, "c")
+    )
     assert not isinstance(created, Rejected)
     game_id = created.record.game_id
     tokens = [created.token]
     for seat in range(1, rules.min_players):
-        joined = app.join_game(game_id, f"P{seat}")
+        joined = app.join_game(JoinGame(game_id, f"P{seat}"))
         assert not isinstance(joined, Rejected)
         tokens.append(joined.token)
-    started = app.start_game(game_id, tokens[0])
+    started = app.start_game(SeatRequest(game_id, Call(tokens[0])))
     assert isinstance(started, Applied)
     record = started.record
     for number in range(commands):
@@ -68,7 +70,9 @@ def played(app: GamesApp, game_type: str, commands: int, seed: int = 1) -> UUID:
         assert isinstance(result, Applied), result
         record = result.record
         if rnd.random() < 0.2:
-            undone = app.undo_move(game_id, Call(tokens[seats[0]], f"undo-{number}"))
+            undone = app.undo_move(
+                SeatRequest(game_id, Call(tokens[seats[0]], f"undo-{number}"))
+            )
             record = undone.record if isinstance(undone, Applied) else record
     return game_id
 

@@ -22,7 +22,7 @@ from domain.common.table_state import (
 from domain.common.undo import MovePlayed
 from domain.games.qwirkle import QwirkleConfig
 from services import table_clock
-from services.calls import Call, SubmitMove
+from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord, RecordedEvent
 from services.table_clock import TableClock
@@ -42,7 +42,9 @@ def app(clock: Clock) -> GamesApp:
 
 
 def open_table(app: GamesApp, players: int = 0) -> Seated:
-    seated = app.create_game("qwirkle", QwirkleConfig(), players, "Ana", SEED)
+    seated = app.create_game(
+        CreateGame("qwirkle", QwirkleConfig(), players, "Ana", SEED)
+    )
     assert isinstance(seated, Seated), seated
     return seated
 
@@ -53,10 +55,10 @@ def start(app: GamesApp, players: int = 2) -> tuple[UUID, list[str]]:
     game_id = host.record.game_id
     tokens = [host.token]
     for name in ["Ben", "Cy", "Di"][: players - 1]:
-        joined = app.join_game(game_id, name)
+        joined = app.join_game(JoinGame(game_id, name))
         assert isinstance(joined, Seated), joined
         tokens.append(joined.token)
-    assert isinstance(app.start_game(game_id, host.token), Applied)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(host.token))), Applied)
     return game_id, tokens
 
 
@@ -142,7 +144,7 @@ def test_a_closed_table_takes_no_more_players(app: GamesApp, clock: Clock) -> No
     tables = TableClock(app)
     clock.advance(WAIT.total_seconds())
     assert tables.tick() == 1
-    refused = app.join_game(ana.record.game_id, "Ben")
+    refused = app.join_game(JoinGame(ana.record.game_id, "Ben"))
     assert isinstance(refused, Rejected)
     assert refused.reason == "TABLE_CLOSED"
 
@@ -157,8 +159,8 @@ def test_a_started_table_is_never_closed(
     if learned_first:
         assert tables.tick() == 0
         assert tables.waiting() == 1
-    assert isinstance(app.join_game(game_id, "Ben"), Seated)
-    assert isinstance(app.start_game(game_id, ana.token), Applied)
+    assert isinstance(app.join_game(JoinGame(game_id, "Ben")), Seated)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(ana.token))), Applied)
     for _ in range(3):
         clock.advance(A_DECADE)
         assert tables.tick() == 0
@@ -177,10 +179,14 @@ def test_a_table_that_started_or_closed_before_its_expiry_is_dropped_quietly(
     assert tables.tick() == 0  # it learns the table, and when it expires
     assert tables.waiting() == 1
     if change == "started":
-        assert isinstance(app.join_game(game_id, "Ben"), Seated)
-        assert isinstance(app.start_game(game_id, ana.token), Applied)
+        assert isinstance(app.join_game(JoinGame(game_id, "Ben")), Seated)
+        assert isinstance(
+            app.start_game(SeatRequest(game_id, Call(ana.token))), Applied
+        )
     else:  # its only player leaves: it closes as empty
-        assert isinstance(app.leave_game(game_id, Call(ana.token)), Applied)
+        assert isinstance(
+            app.leave_game(SeatRequest(game_id, Call(ana.token))), Applied
+        )
     revision = game(app, game_id).revision
     clock.advance(WAIT.total_seconds())
     with caplog.at_level(logging.INFO, logger=table_clock.__name__):
@@ -220,7 +226,7 @@ def test_with_no_wait_configured_a_legacy_table_never_closes(clock: Clock) -> No
     refused = app.expire(game_id)
     assert isinstance(refused, Rejected)
     assert refused.reason == "TABLE_NOT_EXPIRED"
-    assert isinstance(app.join_game(game_id, "Ben"), Seated)
+    assert isinstance(app.join_game(JoinGame(game_id, "Ben")), Seated)
 
 
 @pytest.mark.parametrize("clock_first", [True, False])
@@ -242,7 +248,7 @@ def test_a_clock_in_another_process_closes_a_table_it_did_not_open(
     record = game(first, game_id)  # the process that opened it sees it closed
     assert record.table.status is TableStatus.CLOSED
     assert record.table.closed is ClosedBecause.EXPIRED
-    refused = first.join_game(game_id, "Ben")
+    refused = first.join_game(JoinGame(game_id, "Ben"))
     assert isinstance(refused, Rejected)
     assert refused.reason == "TABLE_CLOSED"
 
@@ -276,8 +282,8 @@ def test_a_clock_in_another_process_drops_a_table_started_there(
     tables = TableClock(second)
     assert tables.tick() == 0
     assert tables.waiting() == 1
-    assert isinstance(first.join_game(game_id, "Ben"), Seated)
-    assert isinstance(first.start_game(game_id, ana.token), Applied)
+    assert isinstance(first.join_game(JoinGame(game_id, "Ben")), Seated)
+    assert isinstance(first.start_game(SeatRequest(game_id, Call(ana.token))), Applied)
     clock.advance(WAIT.total_seconds())
     assert tables.tick() == 0
     assert tables.waiting() == 0
@@ -319,7 +325,7 @@ def test_the_bot_moves_for_the_resigned_seat_and_never_for_the_other(
     human = 1 - resigned
     tables = TableClock(app)
     assert tables.tick() == 0
-    assert isinstance(app.resign(game_id, Call(tokens[resigned])), Applied)
+    assert isinstance(app.resign(SeatRequest(game_id, Call(tokens[resigned]))), Applied)
     human_moves = 0
     for _ in range(4):
         revision = game(app, game_id).revision
@@ -352,7 +358,7 @@ def test_the_bot_waits_while_the_seat_that_resigned_is_not_to_move(
     (human,) = to_move(app, game_id)
     resigned = 1 - human
     tables = TableClock(app)
-    assert isinstance(app.resign(game_id, Call(tokens[resigned])), Applied)
+    assert isinstance(app.resign(SeatRequest(game_id, Call(tokens[resigned]))), Applied)
     revision = game(app, game_id).revision
     assert tables.tick() == 0
     assert game(app, game_id).revision == revision
@@ -366,7 +372,7 @@ def test_the_bot_waits_while_the_seat_that_resigned_is_not_to_move(
 def test_the_resigned_seat_itself_can_no_longer_move(app: GamesApp) -> None:
     game_id, tokens = start(app)
     (seat,) = to_move(app, game_id)
-    assert isinstance(app.resign(game_id, Call(tokens[seat])), Applied)
+    assert isinstance(app.resign(SeatRequest(game_id, Call(tokens[seat]))), Applied)
     record = game(app, game_id)
     move = next(iter(record.rules.legal_moves(record.table.game, seat)))
     refused = app.submit_move(SubmitMove(game_id, sent_move(move), Call(tokens[seat])))
@@ -382,7 +388,9 @@ def test_a_clock_in_another_process_moves_for_a_seat_resigned_there(
     (resigned,) = to_move(first, game_id)
     tables = TableClock(second)
     assert tables.tick() == 0
-    assert isinstance(first.resign(game_id, Call(tokens[resigned])), Applied)
+    assert isinstance(
+        first.resign(SeatRequest(game_id, Call(tokens[resigned]))), Applied
+    )
     revision = game(first, game_id).revision
     assert tables.tick() > 0
     events = since(first, game_id, revision)
@@ -402,7 +410,7 @@ def test_a_store_failure_while_the_bot_moves_keeps_the_game_due(
     game_id, tokens = start(app)
     (resigned,) = to_move(app, game_id)
     tables = TableClock(app)
-    assert isinstance(app.resign(game_id, Call(tokens[resigned])), Applied)
+    assert isinstance(app.resign(SeatRequest(game_id, Call(tokens[resigned]))), Applied)
     real_play = app.play_resigned
     monkeypatch.setattr(app, "play_resigned", store_down)
     with pytest.raises(OperationalError):
@@ -420,7 +428,7 @@ def resign_all_but_the_seat_to_move(
     (human,) = to_move(app, game_id)
     others = [seat for seat in range(len(tokens)) if seat != human]
     for seat in others:
-        assert isinstance(app.resign(game_id, Call(tokens[seat])), Applied)
+        assert isinstance(app.resign(SeatRequest(game_id, Call(tokens[seat]))), Applied)
     return human, others
 
 
@@ -492,7 +500,9 @@ async def test_a_running_clock_is_woken_at_once_by_a_move_of_this_process(
     try:
         for _ in range(3):  # let it start waiting
             await asyncio.sleep(0)
-        assert isinstance(app.resign(game_id, Call(tokens[resigned])), Applied)
+        assert isinstance(
+            app.resign(SeatRequest(game_id, Call(tokens[resigned]))), Applied
+        )
         seat = await asyncio.wait_for(played.get(), WAIT_FOR_BOT)
         assert seat == resigned
         assert (await asyncio.to_thread(to_move, app, game_id)) != (resigned,)
@@ -507,7 +517,7 @@ def test_a_finished_game_is_no_longer_played(app: GamesApp) -> None:
     game_id, tokens = start(app)
     tables = TableClock(app)
     for token in tokens:  # everyone resigns: play stops, abandoned
-        assert isinstance(app.resign(game_id, Call(token)), Applied)
+        assert isinstance(app.resign(SeatRequest(game_id, Call(token))), Applied)
     record = game(app, game_id)
     assert record.table.status is TableStatus.FINISHED
     assert tables.tick() == 0
@@ -530,7 +540,9 @@ async def test_a_clock_cancelled_just_after_a_wake_up_stops(clock: Clock) -> Non
         for _ in range(3):  # let it start waiting
             await asyncio.sleep(0)
         # A seat that is not to move resigns: the clock is woken, with no move due.
-        assert isinstance(app.resign(game_id, Call(tokens[1 - human])), Applied)
+        assert isinstance(
+            app.resign(SeatRequest(game_id, Call(tokens[1 - human]))), Applied
+        )
         for _ in range(turns):
             await asyncio.sleep(0)
         if not await stop(running):
@@ -561,7 +573,7 @@ def test_starting_up_reads_no_moves_yet_plays_every_resigned_seat_due(
     game_id, tokens = start(app)
     human = to_move(app, game_id)[0]
     other = 1 - human
-    resigned = app.resign(game_id, Call(tokens[other]))
+    resigned = app.resign(SeatRequest(game_id, Call(tokens[other])))
     assert isinstance(resigned, Applied)
     play_first_legal_move(app, game_id, tokens)  # the resigned seat is to move
     read: list[tuple[str, ...]] = []

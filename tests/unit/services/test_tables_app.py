@@ -12,7 +12,15 @@ from domain.common.decision import Rejected
 from domain.common.table_state import ClosedBecause, TableClosed, TableStatus
 from domain.games.qwirkle import QwirkleConfig
 from services.api.listing import listed
-from services.games import Applied, Call, GamesApp, Invited, Seated
+from services.calls import (
+    Call,
+    CreateGame,
+    JoinGame,
+    RemovePlayer,
+    RotateInviteCode,
+    SeatRequest,
+)
+from services.games import Applied, GamesApp, Invited, Seated
 from services.records import GameRecord
 from services.tokens import invite_code, invite_hash, new_token
 from tests.helpers import SEED
@@ -33,13 +41,15 @@ def open_table(
     app: GamesApp, request_id: str = "", *, private: bool = True, players: int = 0
 ) -> Seated:
     seated = app.create_game(
-        "qwirkle",
-        QwirkleConfig(),
-        players,
-        "Ana",
-        SEED,
-        request_id=request_id,
-        private=private,
+        CreateGame(
+            "qwirkle",
+            QwirkleConfig(),
+            players,
+            "Ana",
+            SEED,
+            request_id=request_id,
+            private=private,
+        )
     )
     assert isinstance(seated, Seated), seated
     return seated
@@ -47,7 +57,12 @@ def open_table(
 
 def join(app: GamesApp, host: Seated, name: str, request_id: str = "") -> Seated:
     joined = app.join_game(
-        host.record.game_id, name, request_id=request_id, invite=host.invite_code
+        JoinGame(
+            host.record.game_id,
+            name,
+            request_id=request_id,
+            invite_code=host.invite_code,
+        )
     )
     assert isinstance(joined, Seated), joined
     return joined
@@ -142,7 +157,7 @@ def test_a_code_joins_in_upper_case_and_without_dashes(
     host = open_table(app)
     shown = host.invite_code.upper() if upper else host.invite_code
     shown = shown if dashes else shown.replace("-", "")
-    joined = app.join_game(host.record.game_id, "Ben", invite=shown)
+    joined = app.join_game(JoinGame(host.record.game_id, "Ben", invite_code=shown))
     assert isinstance(joined, Seated), joined
     assert joined.seat == 1
     assert joined.invite_code == ""  # only the host is shown the code
@@ -153,7 +168,7 @@ def test_a_private_table_is_not_joined_without_its_code(
     app: GamesApp, shown: str
 ) -> None:
     host = open_table(app)
-    refused = app.join_game(host.record.game_id, "Ben", invite=shown)
+    refused = app.join_game(JoinGame(host.record.game_id, "Ben", invite_code=shown))
     assert refusal(refused) == "INVALID_INVITE_CODE"
     assert len(game(app, host.record.game_id).table.seats) == 1
 
@@ -174,14 +189,14 @@ def test_a_join_retried_after_its_player_gave_up_the_seat_is_refused(
     game_id = host.record.game_id
     ben = join(app, host, "Ben", "join-ben")
     if how == "left":
-        gone = app.leave_game(game_id, Call(ben.token))
+        gone = app.leave_game(SeatRequest(game_id, Call(ben.token)))
     else:
-        gone = app.remove_player(game_id, ben.seat, Call(host.token))
+        gone = app.remove_player(RemovePlayer(game_id, ben.seat, Call(host.token)))
     assert isinstance(gone, Applied), gone
     cy = join(app, host, "Cy", "join-cy")  # takes the seat Ben had
     assert cy.seat == ben.seat
     retried = app.join_game(
-        game_id, "Ben", request_id="join-ben", invite=host.invite_code
+        JoinGame(game_id, "Ben", request_id="join-ben", invite_code=host.invite_code)
     )
     assert refusal(retried) == "SEAT_GIVEN_UP"
     seats = game(app, game_id).table.seats
@@ -196,7 +211,7 @@ def test_a_join_retried_after_an_earlier_seat_left_finds_its_moved_seat(
     ben = join(app, host, "Ben", "join-ben")
     cy = join(app, host, "Cy", "join-cy")
     assert cy.seat == 2
-    assert isinstance(app.leave_game(game_id, Call(ben.token)), Applied)
+    assert isinstance(app.leave_game(SeatRequest(game_id, Call(ben.token))), Applied)
     again = join(app, host, "Cy", "join-cy")
     assert (again.seat, again.token) == (1, cy.token)
 
@@ -209,38 +224,44 @@ def test_a_rotation_retried_returns_the_same_code_and_the_old_code_stops_working
 ) -> None:
     host = open_table(app)
     game_id = host.record.game_id
-    rotated = app.rotate_invite(game_id, host.token, "rotate-1", "")
+    rotated = app.rotate_invite(RotateInviteCode(game_id, host.token, "rotate-1", ""))
     assert isinstance(rotated, Invited), rotated
     assert CODE.fullmatch(rotated.invite_code)
     assert rotated.invite_code != host.invite_code
     revision = game(app, game_id).revision
-    again = app.rotate_invite(game_id, host.token, "rotate-1", "")
+    again = app.rotate_invite(RotateInviteCode(game_id, host.token, "rotate-1", ""))
     assert isinstance(again, Invited), again
     assert again.invite_code == rotated.invite_code
     assert game(app, game_id).revision == revision  # the retry stored nothing
-    old = app.join_game(game_id, "Ben", invite=host.invite_code)
+    old = app.join_game(JoinGame(game_id, "Ben", invite_code=host.invite_code))
     assert refusal(old) == "INVALID_INVITE_CODE"
-    new = app.join_game(game_id, "Ben", invite=rotated.invite_code.upper())
+    new = app.join_game(
+        JoinGame(game_id, "Ben", invite_code=rotated.invite_code.upper())
+    )
     assert isinstance(new, Seated), new
 
 
 def test_rotations_without_a_request_id_get_fresh_codes(app: GamesApp) -> None:
     host = open_table(app)
     game_id = host.record.game_id
-    first = app.rotate_invite(game_id, host.token, "", "")
-    second = app.rotate_invite(game_id, host.token, "", "")
+    first = app.rotate_invite(RotateInviteCode(game_id, host.token, "", ""))
+    second = app.rotate_invite(RotateInviteCode(game_id, host.token, "", ""))
     assert isinstance(first, Invited)
     assert isinstance(second, Invited)
     assert first.invite_code != second.invite_code
-    stale = app.join_game(game_id, "Ben", invite=first.invite_code)
+    stale = app.join_game(JoinGame(game_id, "Ben", invite_code=first.invite_code))
     assert refusal(stale) == "INVALID_INVITE_CODE"
-    assert isinstance(app.join_game(game_id, "Ben", invite=second.invite_code), Seated)
+    assert isinstance(
+        app.join_game(JoinGame(game_id, "Ben", invite_code=second.invite_code)), Seated
+    )
 
 
 def test_only_the_host_rotates_the_code(app: GamesApp) -> None:
     host = open_table(app)
     ben = join(app, host, "Ben")
-    refused = app.rotate_invite(host.record.game_id, ben.token, "rotate-1", "")
+    refused = app.rotate_invite(
+        RotateInviteCode(host.record.game_id, ben.token, "rotate-1", "")
+    )
     assert refusal(refused) == "NOT_THE_HOST"
     assert isinstance(join(app, host, "Cy"), Seated)  # the code still works
 
@@ -272,7 +293,7 @@ def test_a_private_table_is_hidden_from_a_player_who_left(app: GamesApp) -> None
     host = open_table(app)
     ben = join(app, host, "Ben")
     game_id = host.record.game_id
-    assert isinstance(app.leave_game(game_id, Call(ben.token)), Applied)
+    assert isinstance(app.leave_game(SeatRequest(game_id, Call(ben.token))), Applied)
     assert not listed(app, game(app, game_id), ben.token)
 
 
@@ -287,7 +308,7 @@ def test_a_closed_table_is_listed_to_nobody(
         clock.advance(WAIT.total_seconds())
         closed = app.expire(game_id)
     else:
-        closed = app.leave_game(game_id, Call(host.token))
+        closed = app.leave_game(SeatRequest(game_id, Call(host.token)))
     assert isinstance(closed, Applied), closed
     record = game(app, game_id)
     assert record.table.closed is why
@@ -335,7 +356,7 @@ def test_expire_refuses_a_started_table(app: GamesApp, clock: Clock) -> None:
     host = open_table(app)
     join(app, host, "Ben")
     game_id = host.record.game_id
-    assert isinstance(app.start_game(game_id, host.token), Applied)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(host.token))), Applied)
     clock.advance(WAIT.total_seconds() * 2)
     assert refusal(app.expire(game_id)) == "GAME_ALREADY_STARTED"
     assert game(app, game_id).table.status is TableStatus.IN_PROGRESS

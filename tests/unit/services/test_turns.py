@@ -20,7 +20,14 @@ from domain.games.gnoming_a_round import GnomingARoundConfig
 from domain.games.hues_and_cues import HuesAndCuesConfig
 from domain.games.qwirkle import QwirkleConfig
 from services.audit import export_game, verify
-from services.calls import Call, SubmitMove
+from services.calls import (
+    Call,
+    CreateGame,
+    JoinGame,
+    RespondUndo,
+    SeatRequest,
+    SubmitMove,
+)
 from services.games import Applied, GamesApp, Seated
 from services.signing import SigningKey
 from services.turns import TurnClock
@@ -38,12 +45,16 @@ def app(clocked_app: GamesApp) -> GamesApp:
 
 def start(app: GamesApp, turn_seconds: int = LIMIT) -> tuple[Seated, list[str]]:
     ana = app.create_game(
-        "qwirkle", QwirkleConfig(), 0, "Ana", SEED, turn_seconds=turn_seconds
+        CreateGame(
+            "qwirkle", QwirkleConfig(), 0, "Ana", SEED, turn_seconds=turn_seconds
+        )
     )
     assert isinstance(ana, Seated)
-    ben = app.join_game(ana.record.game_id, "Ben")
+    ben = app.join_game(JoinGame(ana.record.game_id, "Ben"))
     assert isinstance(ben, Seated)
-    assert isinstance(app.start_game(ana.record.game_id, ana.token), Applied)
+    assert isinstance(
+        app.start_game(SeatRequest(ana.record.game_id, Call(ana.token))), Applied
+    )
     return ana, [ana.token, ben.token]
 
 
@@ -160,7 +171,7 @@ def test_games_without_a_limit_have_no_timer(app: GamesApp, clock: Clock) -> Non
 @pytest.mark.parametrize("seconds", [-1, 1, 5, 9, 7 * 24 * 3600 + 1])
 def test_a_limit_out_of_range_is_refused(app: GamesApp, seconds: int) -> None:
     refused = app.create_game(
-        "qwirkle", QwirkleConfig(), 0, "Ana", SEED, turn_seconds=seconds
+        CreateGame("qwirkle", QwirkleConfig(), 0, "Ana", SEED, turn_seconds=seconds)
     )
     assert isinstance(refused, Rejected)
     assert refused.reason == "INVALID_TURN_TIME_LIMIT"
@@ -238,12 +249,14 @@ def test_a_declined_takeback_leaves_the_timer_running_and_it_still_fires(
         Applied,
     )
     deadline = table_of(app, game_id).turn_deadline
-    proposed = app.propose_undo(game_id, Call(tokens[seat]))
+    proposed = app.propose_undo(SeatRequest(game_id, Call(tokens[seat])))
     assert isinstance(proposed, Applied)
     proposal = proposed.record.table.undo.proposal
     assert proposal is not None
     declined = app.respond_undo(
-        game_id, proposal.proposal_id, accept=False, call=Call(tokens[1 - seat])
+        RespondUndo(
+            game_id, proposal.proposal_id, accept=False, call=Call(tokens[1 - seat])
+        )
     )
     assert isinstance(declined, Applied)
     assert declined.record.table.turn_deadline == deadline  # not restarted
@@ -256,16 +269,18 @@ def test_taking_ones_move_back_alone_restores_the_deadline_it_was_made_under(
     app: GamesApp, clock: Clock
 ) -> None:
     giver = app.create_game(
-        "hues_and_cues", HuesAndCuesConfig(), 3, "Ana", SEED, turn_seconds=LIMIT
+        CreateGame(
+            "hues_and_cues", HuesAndCuesConfig(), 3, "Ana", SEED, turn_seconds=LIMIT
+        )
     )
     assert isinstance(giver, Seated)
     game_id = giver.record.game_id
     tokens = [giver.token]
     for name in ("Ben", "Cy"):
-        joined = app.join_game(game_id, name)
+        joined = app.join_game(JoinGame(game_id, name))
         assert isinstance(joined, Seated)
         tokens.append(joined.token)
-    assert isinstance(app.start_game(game_id, giver.token), Applied)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(giver.token))), Applied)
     record = app.get_game(game_id)
     assert record is not None
     (seat,) = record.rules.to_move(record.table.game)
@@ -275,7 +290,9 @@ def test_taking_ones_move_back_alone_restores_the_deadline_it_was_made_under(
     played = app.submit_move(SubmitMove(game_id, sent_move(cue), Call(tokens[seat])))
     assert isinstance(played, Applied)
     assert played.record.table.turn_deadline == clock.now + timedelta(seconds=LIMIT)
-    undone = app.undo_move(game_id, Call(tokens[seat]))  # a cue is undoable alone
+    undone = app.undo_move(
+        SeatRequest(game_id, Call(tokens[seat]))
+    )  # a cue is undoable alone
     assert isinstance(undone, Applied), undone
     assert undone.record.table.turn_deadline == before  # 2 s left, not 30
 
@@ -284,13 +301,15 @@ def test_where_several_seats_act_at_once_each_late_one_is_timed_out(
     app: GamesApp, clock: Clock
 ) -> None:
     first = app.create_game(
-        "gnoming_a_round", GnomingARoundConfig(), 3, "Ana", SEED, turn_seconds=LIMIT
+        CreateGame(
+            "gnoming_a_round", GnomingARoundConfig(), 3, "Ana", SEED, turn_seconds=LIMIT
+        )
     )
     assert isinstance(first, Seated)
     game_id = first.record.game_id
     for name in ("Ben", "Cy"):
-        assert isinstance(app.join_game(game_id, name), Seated)
-    assert isinstance(app.start_game(game_id, first.token), Applied)
+        assert isinstance(app.join_game(JoinGame(game_id, name)), Seated)
+    assert isinstance(app.start_game(SeatRequest(game_id, Call(first.token))), Applied)
     record = app.get_game(game_id)
     assert record is not None
     assert set(record.rules.to_move(record.table.game)) == {0, 1, 2}  # first flips
