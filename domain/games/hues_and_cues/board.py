@@ -27,6 +27,11 @@ class Square:
     def __str__(self) -> str:
         return f"{ROW_LETTERS[self.row]}{self.column + 1}"
 
+    @property
+    def id(self) -> str:
+        """Returns the square's name, ``A1`` to ``P30`` (§1.1)."""
+        return str(self)
+
 
 def on_board(row: int, column: int) -> bool:
     """Returns whether ``(row, column)`` is one of the 480 squares."""

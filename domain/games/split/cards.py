@@ -72,6 +72,11 @@ class Card:
     def __str__(self) -> str:
         return f"{self.rank}{self.suit}-{self.half}"
 
+    @property
+    def id(self) -> str:
+        """Returns the card id, ``10H-L`` (§1.1)."""
+        return str(self)
+
 
 def card_from_id(text: str) -> Card | None:
     """Returns the card an id like ``QS-R`` names, None if unreadable."""

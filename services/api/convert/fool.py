@@ -6,7 +6,7 @@ from tabletop.v1 import fool_pb2
 
 from domain.games.fool import RULES, Card, Color, FoolView
 from services.api.convert.base import Declaration
-from services.api.convert.mapping import Mapper, Shape, Value
+from services.api.convert.mapping import Mapper, Shape
 from services.api.errors import FieldViolation
 
 _WILD = fool_pb2.FOOL_COLOR_WILD
@@ -26,17 +26,9 @@ DECLARED = Declaration(
     RULES,
     Mapper(
         shapes={
+            Card: Shape(computed={"color": lambda card, _: card.color or "WILD"}),
             FoolView: Shape(renames={"hands": "public_state.revealed_hands"}),
         },
-        values={
-            Card: Value(
-                lambda card: {
-                    "color": card.color or "WILD",
-                    "value": card.value,
-                    "copy": card.copy,
-                },
-                _card,
-            ),
-        },
+        parsers={Card: _card},
     ),
 )

@@ -6,7 +6,6 @@ visibility functions for that caller first (DESIGN §5).
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 from tabletop.v1 import event_pb2, game_pb2
@@ -132,33 +131,24 @@ def event_to_proto(
     ``reveal_all`` shows the event unredacted, as for the operator: for a replay
     of a game that has finished since (DESIGN §5).
     """
-    game_id = record.game_id
-    message = event_pb2.GameEvent(
-        revision=recorded.revision,
-        move_number=recorded.move_number,
-        actor="" if recorded.actor is None else player_name(game_id, recorded.actor),
-        record_digest=recorded.digest,
-    )
-    message.create_time.FromDatetime(recorded.timestamp)
+    names = _names(record.game_id)
     seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
     event = tables.visible(recorded.event, seen_as, record.rules)
-    if event is not None:
-        _set_event(message, record, event)
+    fields = {
+        "revision": recorded.revision,
+        "move_number": recorded.move_number,
+        "actor": recorded.actor,
+        "create_time": recorded.timestamp,
+        "record_digest": recorded.digest,
+    }
+    if type(event) in _MEMBERS:  # the table's own events and the undo events
+        fields[_MEMBERS[type(event)]] = event
+    elif event is not None:
+        converter = converter_for(record.table.game_type)
+        fields[converter.event_field] = converter.event_to_proto(event, names)
+    message = event_pb2.GameEvent()
+    _TABLE.assign(message, fields, names)
     return message
-
-
-def _set_event(message: event_pb2.GameEvent, record: GameRecord, event: Any) -> None:
-    names = _names(record.game_id)
-    member = _MEMBERS.get(type(event))
-    if member is not None:
-        inner = getattr(message, member)
-        inner.SetInParent()
-        _TABLE.fill(event, inner, names)
-        return
-    converter = converter_for(record.table.game_type)
-    getattr(message, converter.event_field).CopyFrom(
-        converter.event_to_proto(event, names)
-    )
 
 
 def _seen_as(record: GameRecord, viewer: Viewer, *, reveal_all: bool) -> Viewer:

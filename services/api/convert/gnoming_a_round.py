@@ -14,13 +14,12 @@ from domain.games.gnoming_a_round import (
     RULES,
     Card,
     GnomingARoundPublic,
-    GnomingARoundView,
     Phase,
     RoundDealt,
     RoundScored,
 )
 from services.api.convert.base import Declaration
-from services.api.convert.mapping import Mapper, Names, Shape, Value
+from services.api.convert.mapping import Mapper, Names, Shape
 
 _BEFORE_TURNS = (Phase.SETUP, Phase.INITIAL_FLIP, Phase.GAME_OVER)
 
@@ -65,11 +64,7 @@ DECLARED = Declaration(
     RULES,
     Mapper(
         shapes={
-            RoundDealt: Shape(
-                renames={
-                    "removed": "removed_hazards",
-                }
-            ),
+            RoundDealt: Shape(renames={"removed": "removed_hazards"}),
             RoundScored: Shape(
                 renames={"first_out": "first_out_player"},
                 computed={"results": _results},
@@ -90,18 +85,6 @@ DECLARED = Declaration(
                     "round_results": _rounds,
                 },
             ),
-            GnomingARoundView: Shape(
-                renames={
-                    "public": "public_state",
-                    "private": "private_state",
-                    "revealed": "revealed_state",
-                }
-            ),
-        },
-        values={
-            Card: Value(
-                lambda c: {"kind": c.kind, "value": c.value, "copy": c.copy, "id": c.id}
-            )
         },
     ),
 )

@@ -26,7 +26,7 @@ from domain.games.hues_and_cues import (
     parse_square,
 )
 from services.api.convert.base import Declaration
-from services.api.convert.mapping import Mapper, Shape, Value
+from services.api.convert.mapping import Mapper, Shape
 from services.api.errors import FieldViolation
 
 _PIECE = {
@@ -64,10 +64,6 @@ DECLARED = Declaration(
             ),
             HuesAndCuesSecret: Shape(computed={"card": lambda s, _: _card(s.card_id)}),
         },
-        values={
-            Square: Value(
-                lambda s: {"id": str(s), "row": s.row, "column": s.column}, _square
-            )
-        },
+        parsers={Square: _square},
     ),
 )

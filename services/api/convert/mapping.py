@@ -9,7 +9,8 @@ a tuple as a repeated field (of wrapper messages for a tuple of tuples, of
 dataclass as a message by the same rules, a ``datetime`` as a ``Timestamp``;
 None leaves a field unset. A game declares its departures per type: a ``Shape``
 renames fields (a dotted path reaches into a sub-message, "" merges into the
-message) or computes them; a ``Value`` has a message form of its own. Plans are
+message) or computes them, and a parser reads a value type with a form of its own
+(a card by its id); a message field also takes a property of its name. Plans are
 built once per pair of types, and a message field without a source is an error.
 """
 
@@ -38,18 +39,6 @@ Step: TypeAlias = tuple[str, Callable[[Any, Names], Any]]
 _MESSAGE = FieldDescriptor.TYPE_MESSAGE
 _ENUM = FieldDescriptor.TYPE_ENUM
 _STRING = FieldDescriptor.TYPE_STRING
-
-
-@dataclass(frozen=True, slots=True)
-class Value:
-    """A value type with a message form of its own (a card by its id).
-
-    ``fields`` gives the message's fields (converted by the usual rules);
-    ``parse`` reads the message back at ``path``, or says what is wrong.
-    """
-
-    fields: Callable[[Any], Mapping[str, Any]]
-    parse: Callable[[Any, str], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +87,12 @@ class Mapper:
     def __init__(
         self,
         shapes: Mapping[type, Shape] | None = None,
-        values: Mapping[type, Value] | None = None,
+        parsers: Mapping[type, Callable[[Any, str], Any]] | None = None,
         errors: Mapping[str, str] | None = None,
     ) -> None:
         self.shapes = dict(shapes or {})
-        self.values = dict(values or {})
+        # Value type -> (message, path) -> the value, or what is wrong with it.
+        self.parsers = dict(parsers or {})
         # "<Message>.<field>" -> what a refusal of that field says.
         self.errors = dict(errors or {})
         self._plans: dict[tuple[type, str], list[Step]] = {}
@@ -123,16 +113,13 @@ class Mapper:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._plan(type(value), message.DESCRIPTOR)
-            if whole and type(value) not in self.values:
+            if whole:
                 self._check(type(value), message.DESCRIPTOR)
         for path, get in plan:
             self.set(message, path, get(value, names), names)
         return message
 
     def _plan(self, cls: type, descriptor: Any) -> list[Step]:
-        if cls in self.values:
-            fields = self.values[cls].fields
-            return [("", lambda v, _: fields(v))]
         shape = self.shapes.get(cls, Shape())
         plan: list[Step] = []
         for name in [f.name for f in dataclasses.fields(cls)]:
@@ -147,7 +134,8 @@ class Mapper:
                 for parent in parents:
                     inner = inner.fields_by_name[parent].message_type
                 self._claimed.add(f"{inner.full_name}.{leaf}")
-        return plan + list(shape.computed.items())
+        properties = [(f, _attribute(f)) for f in _properties(cls, descriptor)]
+        return plan + properties + list(shape.computed.items())
 
     def _check(self, cls: type, descriptor: Any) -> None:
         """Refuses a plan that would leave a message field without a source."""
@@ -164,7 +152,7 @@ class Mapper:
     def sources(self, cls: type, descriptor: Any) -> set[str]:
         """Returns the message fields a value of ``cls`` sets, merges included."""
         shape = self.shapes.get(cls, Shape())
-        found = set(shape.computed)
+        found = set(shape.computed) | set(_properties(cls, descriptor))
         for name, annotation in hints(cls).items():
             path = shape.renames.get(name, target(name, descriptor))
             if path == "":
@@ -229,9 +217,9 @@ class Mapper:
 
         A field named ``seat`` is the acting seat, never read from the message.
         """
-        value = self.values.get(cls)
-        if value is not None and value.parse is not None:
-            return value.parse(message, path)
+        parse = self.parsers.get(cls)
+        if parse is not None:
+            return parse(message, path)
         problems: Violations = []
         values: dict[str, Any] = {}
         shape = self.shapes.get(cls, Shape())
@@ -294,7 +282,7 @@ class Mapper:
                 return [FieldViolation(where, text or f"must be one of {choices}")]
             return member
         if isinstance(kind, type) and (
-            dataclasses.is_dataclass(kind) or kind in self.values
+            dataclasses.is_dataclass(kind) or kind in self.parsers
         ):
             return self.read(raw, kind, where)
         return raw
@@ -304,6 +292,12 @@ class Mapper:
     ) -> Any:
         """Returns a new ``message_type`` filled from ``value``."""
         return self.fill(value, message_type(), names)
+
+
+def _properties(cls: type, descriptor: Any) -> list[str]:
+    """Returns the message fields ``cls`` has a property for."""
+    fields = descriptor.fields_by_name
+    return [f for f in fields if isinstance(getattr(cls, f, None), property)]
 
 
 def _attribute(name: str) -> Callable[[Any, Names], Any]:

@@ -15,7 +15,7 @@ from domain.games.split import (
 )
 from domain.games.split.scoring import total
 from services.api.convert.base import Declaration
-from services.api.convert.mapping import Mapper, Names, Shape, Value
+from services.api.convert.mapping import Mapper, Names, Shape
 from services.api.errors import FieldViolation
 
 
@@ -51,6 +51,6 @@ DECLARED = Declaration(
             ),
             SplitView: Shape(renames={"hands": "public_state.revealed_hands"}),
         },
-        values={Card: Value(lambda card: {"id": str(card)}, _card)},
+        parsers={Card: _card},
     ),
 )
