@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from domain.common.decision import Decision, Rejected
 from domain.common.rng import Rng
@@ -14,6 +14,9 @@ S = TypeVar("S")  # game state
 C = TypeVar("C")  # command union
 E = TypeVar("E")  # event union
 Cfg = TypeVar("Cfg")  # table options
+Cfg_contra = TypeVar(
+    "Cfg_contra", contravariant=True
+)  # table options, as hooks take them
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,34 @@ def seat_of(command: Any) -> int:
     """Returns the seat a command is issued for: its ``seat`` field."""
     seat: int = command.seat
     return seat
+
+
+class Hooks(Protocol[S, C, E, Cfg_contra]):
+    """What a game's package exports, by these names: its rules as functions.
+
+    A package passes itself (``import domain.games.<game> as this``) to
+    ``GameRules.declare``, so that a game is declared once and type-checked.
+    """
+
+    def check_config(self, config: Cfg_contra, players: int, /) -> Rejected | None: ...
+    def initial_state(self, players: int, config: Cfg_contra, /) -> S: ...
+    def setup(self, state: S, rng: Rng, /) -> tuple[E, ...]: ...
+    def decide(self, state: S, command: C, rng: Rng, /) -> Decision[E]: ...
+    def evolve(self, state: S, event: E, /) -> S: ...
+    def legal_moves(self, state: S, seat: int, /) -> Iterator[C]: ...
+    def view(self, state: S, viewer: Viewer, /) -> Any: ...
+    def visible(self, event: E, viewer: Viewer, /) -> E | None: ...
+    def outcome(self, state: S, /) -> Outcome: ...
+    def leaders(self, state: S, seats: tuple[int, ...], /) -> tuple[int, ...]: ...
+    def to_move(self, state: S, /) -> tuple[int, ...]: ...
+    def self_undoable(self, events: tuple[E, ...], /) -> bool: ...
+    def reveals_to_others(self, events: tuple[E, ...], /) -> bool: ...
+    @property
+    def EVENTS(self) -> Mapping[str, type[Any]]: ...  # noqa: N802 (a module constant)
+    @property
+    def COMMANDS(self) -> Mapping[str, type[Any]]: ...  # noqa: N802
+    @property
+    def VALUES(self) -> Mapping[str, type[Any]]: ...  # noqa: N802
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +138,47 @@ class GameRules(Generic[S, C, E, Cfg]):
     self_undo: str = ""
     # Reference data a client needs to draw the game (a board's colours), if any.
     details: Callable[[], Any] | None = None
+
+    @classmethod
+    def declare(
+        cls,
+        hooks: Hooks[S, C, E, Cfg],
+        *,
+        name: str,
+        players: tuple[int, int],
+        config_type: type[Cfg],
+        display_name: str = "",
+        options: tuple[Option, ...] = (),
+        self_undo: str = "",
+        details: Callable[[], Any] | None = None,
+    ) -> GameRules[S, C, E, Cfg]:
+        """Returns a game's rules from its package's hooks and its own facts."""
+        return cls(
+            name=name,
+            min_players=players[0],
+            max_players=players[1],
+            config_type=config_type,
+            check_config=hooks.check_config,
+            initial_state=hooks.initial_state,
+            setup=hooks.setup,
+            decide=hooks.decide,
+            evolve=hooks.evolve,
+            legal_moves=hooks.legal_moves,
+            view=hooks.view,
+            visible=hooks.visible,
+            outcome=hooks.outcome,
+            leaders=hooks.leaders,
+            to_move=hooks.to_move,
+            self_undoable=hooks.self_undoable,
+            reveals_to_others=hooks.reveals_to_others,
+            events=hooks.EVENTS,
+            commands=hooks.COMMANDS,
+            values=hooks.VALUES,
+            display_name=display_name,
+            options=options,
+            self_undo=self_undo,
+            details=details,
+        )
 
     @property
     def title(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import domain.games.fool as this  # its own hooks, by name
 from domain.common.rules import GameRules, Option
 from domain.games.fool.events import (
     CardPlayed,
@@ -61,27 +62,11 @@ VALUES: dict[str, type[Any]] = {
     "fool.Config": FoolConfig,
 }
 
-RULES: GameRules[State, Command, Event, FoolConfig] = GameRules(
+RULES: GameRules[State, Command, Event, FoolConfig] = GameRules.declare(
+    this,
     name="fool",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+    players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=FoolConfig,
-    check_config=check_config,
-    initial_state=initial_state,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_moves=legal_moves,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    leaders=leaders,
-    to_move=to_move,
-    self_undoable=self_undoable,
-    reveals_to_others=reveals_to_others,
-    events=EVENTS,
-    commands=COMMANDS,
-    values=VALUES,
     display_name="Fool!",
     options=(
         Option(
@@ -98,7 +83,10 @@ RULES: GameRules[State, Command, Event, FoolConfig] = GameRules(
 )
 
 __all__ = [
+    "COMMANDS",
+    "EVENTS",
     "RULES",
+    "VALUES",
     "Card",
     "CardPlayed",
     "Color",
@@ -118,4 +106,17 @@ __all__ = [
     "TrickCard",
     "TrickResolved",
     "card_from_id",
+    "check_config",
+    "decide",
+    "evolve",
+    "initial_state",
+    "leaders",
+    "legal_moves",
+    "outcome",
+    "reveals_to_others",
+    "self_undoable",
+    "setup",
+    "to_move",
+    "view",
+    "visible",
 ]

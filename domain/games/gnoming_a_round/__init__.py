@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import domain.games.gnoming_a_round as this  # its own hooks, by name
 from domain.common.rules import GameRules, Option
 from domain.games.gnoming_a_round.cards import Card, Kind, card_from_id
 from domain.games.gnoming_a_round.events import (
@@ -116,27 +117,11 @@ VALUES: dict[str, type[Any]] = {
     "gnoming_a_round.Config": GnomingARoundConfig,
 }
 
-RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules(
+RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules.declare(
+    this,
     name="gnoming_a_round",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+    players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=GnomingARoundConfig,
-    check_config=check_config,
-    initial_state=initial_state,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_moves=legal_moves,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    leaders=leaders,
-    to_move=to_move,
-    self_undoable=self_undoable,
-    reveals_to_others=reveals_to_others,
-    events=EVENTS,
-    commands=COMMANDS,
-    values=VALUES,
     display_name="Gnoming A Round",
     options=(
         Option(
@@ -154,7 +139,10 @@ RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules(
 )
 
 __all__ = [
+    "COMMANDS",
+    "EVENTS",
     "RULES",
+    "VALUES",
     "Bounce",
     "BounceStopped",
     "Card",
@@ -196,4 +184,17 @@ __all__ = [
     "TakeFromDiscard",
     "TurnStarted",
     "card_from_id",
+    "check_config",
+    "decide",
+    "evolve",
+    "initial_state",
+    "leaders",
+    "legal_moves",
+    "outcome",
+    "reveals_to_others",
+    "self_undoable",
+    "setup",
+    "to_move",
+    "view",
+    "visible",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import domain.games.hues_and_cues as this  # its own hooks, by name
 from domain.common.rules import GameRules, Option
 from domain.games.hues_and_cues.board import Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
@@ -87,28 +88,11 @@ VALUES: dict[str, type[Any]] = {
     "hues_and_cues.Config": HuesAndCuesConfig,
 }
 
-RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
+RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules.declare(
+    this,
     name="hues_and_cues",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+    players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=HuesAndCuesConfig,
-    check_config=check_config,
-    initial_state=initial_state,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_moves=legal_moves,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    leaders=leaders,
-    to_move=to_move,
-    self_undoable=self_undoable,
-    reveals_to_others=reveals_to_others,
-    events=EVENTS,
-    commands=COMMANDS,
-    values=VALUES,
-    details=catalog,
     display_name="Hues and Cues",
     options=(
         Option(
@@ -127,13 +111,17 @@ RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules(
         "Skipping the second cue and the guess that completes the round reveal "
         "the target, so taking them back needs the others' consent."
     ),
+    details=catalog,
 )
 
 __all__ = [
     "CARDS",
+    "COMMANDS",
     "DECK",
+    "EVENTS",
     "RULES",
     "SUGGESTED_CUES",
+    "VALUES",
     "CardDrawn",
     "Command",
     "Cue",
@@ -163,6 +151,19 @@ __all__ = [
     "State",
     "TargetChosen",
     "TargetRevealed",
+    "check_config",
     "check_cue",
+    "decide",
+    "evolve",
+    "initial_state",
+    "leaders",
+    "legal_moves",
+    "outcome",
     "parse_square",
+    "reveals_to_others",
+    "self_undoable",
+    "setup",
+    "to_move",
+    "view",
+    "visible",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import domain.games.qwirkle as this  # its own hooks, by name
 from domain.common.rules import GameRules
 from domain.games.qwirkle.events import (
     EndBonusScored,
@@ -77,27 +78,11 @@ VALUES: dict[str, type[Any]] = {
     "qwirkle.Config": QwirkleConfig,
 }
 
-RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
+RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules.declare(
+    this,
     name="qwirkle",
-    min_players=2,
-    max_players=6,
+    players=(2, 6),
     config_type=QwirkleConfig,
-    check_config=check_config,
-    initial_state=initial_state,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_moves=legal_moves,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    leaders=leaders,
-    to_move=to_move,
-    self_undoable=self_undoable,
-    reveals_to_others=reveals_to_others,
-    events=EVENTS,
-    commands=COMMANDS,
-    values=VALUES,
     self_undo=(
         "A pass, or a placement that drew no tile (the bag was empty) and did "
         "not end the game; every other move needs the others' consent."
@@ -105,7 +90,10 @@ RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules(
 )
 
 __all__ = [
+    "COMMANDS",
+    "EVENTS",
     "RULES",
+    "VALUES",
     "Color",
     "Command",
     "EndBonusScored",
@@ -131,4 +119,17 @@ __all__ = [
     "TilesPlaced",
     "TurnPassed",
     "TurnScored",
+    "check_config",
+    "decide",
+    "evolve",
+    "initial_state",
+    "leaders",
+    "legal_moves",
+    "outcome",
+    "reveals_to_others",
+    "self_undoable",
+    "setup",
+    "to_move",
+    "view",
+    "visible",
 ]

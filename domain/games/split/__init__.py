@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import domain.games.split as this  # its own hooks, by name
 from domain.common.rules import GameRules, Option
 from domain.games.split.cards import (
     Card,
@@ -102,27 +103,11 @@ VALUES: dict[str, type[Any]] = {
     "split.Config": SplitConfig,
 }
 
-RULES: GameRules[State, Command, Event, SplitConfig] = GameRules(
+RULES: GameRules[State, Command, Event, SplitConfig] = GameRules.declare(
+    this,
     name="split",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+    players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=SplitConfig,
-    check_config=check_config,
-    initial_state=initial_state,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_moves=legal_moves,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    leaders=leaders,
-    to_move=to_move,
-    self_undoable=self_undoable,
-    reveals_to_others=reveals_to_others,
-    events=EVENTS,
-    commands=COMMANDS,
-    values=VALUES,
     options=(
         Option(
             "first_dealer",
@@ -141,7 +126,10 @@ RULES: GameRules[State, Command, Event, SplitConfig] = GameRules(
 )
 
 __all__ = [
+    "COMMANDS",
+    "EVENTS",
     "RULES",
+    "VALUES",
     "Bonus",
     "Card",
     "CardDiscarded",
@@ -182,4 +170,17 @@ __all__ = [
     "Upgrade",
     "WeakBonusResolved",
     "card_from_id",
+    "check_config",
+    "decide",
+    "evolve",
+    "initial_state",
+    "leaders",
+    "legal_moves",
+    "outcome",
+    "reveals_to_others",
+    "self_undoable",
+    "setup",
+    "to_move",
+    "view",
+    "visible",
 ]
