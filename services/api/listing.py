@@ -1,4 +1,7 @@
-"""The ``ListGames`` filter: ``game_type = QWIRKLE AND state = IN_PROGRESS``."""
+"""The RPCs that show games as they are now: GetGame, and ListGames with its filter.
+
+A filter reads ``game_type = QWIRKLE AND state = IN_PROGRESS``.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +10,66 @@ from dataclasses import dataclass
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from tabletop.v1 import game_pb2
+from tabletop.v1 import game_service_pb2 as api
 
-from domain.common.seats import Seat
+from domain.common.seats import Seat, Spectator
 from domain.common.table_state import TableStatus
-from services.api.errors import ApiError, FieldViolation, bad_request
-from services.api.requests import MAX_FILTER
+from services.api.convert.game import game_to_proto
+from services.api.errors import ApiError, FieldViolation, bad_request, rejection_status
+from services.api.mutations import caller
+from services.api.requests import (
+    MAX_FILTER,
+    PageToken,
+    decode_page_token,
+    encode_page_token,
+    page_size,
+    parse_game_name,
+)
+from services.games import GamesApp, game_not_found
 from services.records import GameRecord
 from services.store import GameStore
 
 _CLAUSE = re.compile(r"^\s*(game_type|state)\s*=\s*\"?([A-Za-z_]+)\"?\s*$")
 _AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
+
+
+def get_game(
+    app: GamesApp, request: api.GetGameRequest, token: str | None
+) -> api.GetGameResponse:
+    """Returns the game as the caller may see it."""
+    game_id = parse_game_name(request.name)
+    record = app.get_game(game_id)
+    if record is None:
+        raise ApiError(rejection_status(game_not_found(game_id)))
+    viewer = caller(app, record, token)
+    full = request.view != api.GAME_VIEW_BASIC
+    return api.GetGameResponse(game=game_to_proto(record, viewer, full=full))
+
+
+def list_games(
+    app: GamesApp, request: api.ListGamesRequest, token: str | None
+) -> api.ListGamesResponse:
+    """Returns one page of the games, oldest first, as a spectator sees them.
+
+    The caller's token shows its own private tables, if any.
+    """
+    size = page_size(request.page_size, default=50, maximum=200)
+    wanted = parse_filter(request.filter)
+    page = decode_page_token(request.page_token, "games", request.filter)
+    full = request.view == api.GAME_VIEW_FULL
+    found = app.game_ids(page.position if page else 0, size)
+    response = api.ListGamesResponse()
+    for _, game_id in found:
+        record = app.get_game(game_id)
+        if record is None or not listed(app, record, token):
+            continue
+        game = game_to_proto(record, Spectator(), full=full)
+        if wanted.keeps(game):
+            response.games.append(game)
+    if len(found) == size:
+        last = PageToken("games", found[-1][0], request.filter)
+        response.next_page_token = encode_page_token(last)
+    return response
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,34 +1,69 @@
-"""Turn timers and bot moves in the API: the time limit on create, SuggestMove."""
+"""The RPCs of a seat's turn: SubmitMove, ListLegalMoves and SuggestMove."""
 
 from __future__ import annotations
 
-from tabletop.v1 import game_pb2
+import itertools
+
 from tabletop.v1 import game_service_pb2 as api
 
+from domain.common.decision import Rejected, RejectionKind, reject
+from services.api.convert.moves import move_from_request
 from services.api.convert.registry import converter_for
-from services.api.errors import ApiError, FieldViolation, bad_request
-from services.api.mutations import accepted
-from services.api.requests import parse_game_name
+from services.api.errors import ApiError, rejection_status
+from services.api.mutations import accepted, expected_revision, seen_by_caller
+from services.api.requests import (
+    PageToken,
+    decode_page_token,
+    encode_page_token,
+    identify,
+    page_size,
+    parse_game_name,
+)
+from services.calls import Call, SubmitMove
 from services.games import GamesApp
 
+_LISTING = "legal-moves"  # what a page token of ListLegalMoves lists
 
-def turn_seconds(game: game_pb2.Game) -> int:
-    """Returns a new game's turn time limit in seconds (0: none).
 
-    Its range is the table's to check; a fraction of a second is refused here.
+def submit_move(
+    app: GamesApp, request: api.SubmitMoveRequest, token: str | None
+) -> api.SubmitMoveResponse:
+    """Applies the caller's move if the rules accept it.
+
+    The move is read before its game is loaded; the use case gives it the
+    caller's seat and checks that it is a move of that game.
     """
-    if not game.HasField("turn_time_limit"):
-        return 0
-    limit = game.turn_time_limit
-    if limit.nanos:
-        raise ApiError(
-            bad_request(
-                "INVALID_TURN_TIME_LIMIT",
-                "game.turn_time_limit must be a whole number of seconds.",
-                [FieldViolation("game.turn_time_limit", "has a fraction of a second")],
-            )
-        )
-    return limit.seconds
+    game_id = parse_game_name(request.name)
+    revision = expected_revision(request.expected_revision)
+    call = Call(token, *identify(request, "SubmitMove", token), revision)
+    move = move_from_request(request.move)
+    applied = accepted(app.submit_move(SubmitMove(game_id, move, call)))
+    game, events = seen_by_caller(app, applied, token)
+    return api.SubmitMoveResponse(game=game, events=events)
+
+
+def list_legal_moves(
+    app: GamesApp, request: api.ListLegalMovesRequest, token: str | None
+) -> api.ListLegalMovesResponse:
+    """Returns one page of the moves the caller's seat could make now."""
+    game_id = parse_game_name(request.name)
+    size = page_size(request.page_size, default=100, maximum=1000)
+    record, moves = accepted(app.legal_moves(game_id, token))
+    resume = decode_page_token(request.page_token, _LISTING, request.name)
+    if resume is not None and resume.revision != record.revision:
+        raise ApiError(rejection_status(_moved_on(record.revision, resume.revision)))
+    start = resume.position if resume else 0
+    converter = converter_for(record.table.game_type)
+    response = api.ListLegalMovesResponse(revision=record.revision)
+    # One move past the page tells whether another page follows.
+    page = list(itertools.islice(moves, start, start + size + 1))
+    for command in page[:size]:
+        move = response.moves.add()
+        getattr(move, converter.move_field).CopyFrom(converter.move_to_proto(command))
+    if len(page) > size:
+        after = PageToken(_LISTING, start + size, request.name, record.revision)
+        response.next_page_token = encode_page_token(after)
+    return response
 
 
 def suggest_move(
@@ -44,3 +79,15 @@ def suggest_move(
             converter.move_to_proto(move)
         )
     return response
+
+
+def _moved_on(current: int, token_revision: int) -> Rejected:
+    return reject(
+        "REVISION_MISMATCH",
+        f"The game moved on from revision {token_revision} to {current}; "
+        "list the legal moves again from the first page.",
+        "table/expected_revision",
+        RejectionKind.STALE,
+        currentRevision=current,
+        tokenRevision=token_revision,
+    )

@@ -19,7 +19,7 @@ from tabletop.v1 import game_service_pb2 as api
 
 from infra.server import create_server, stop_server
 from infra.settings import Settings
-from services.api import game_servicer
+from services.api import turns
 from services.api.convert.moves import move_from_request
 from services.api.limits import MALFORMED_CHARGE
 from services.feed import Feed
@@ -85,7 +85,7 @@ async def test_a_move_refused_by_shape_is_neither_converted_nor_its_game_loaded(
     app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"})
     counts: Counter[str] = Counter()
     convert = counted(counts, "converted", move_from_request)
-    monkeypatch.setattr(game_servicer, "move_from_request", convert)
+    monkeypatch.setattr(turns, "move_from_request", convert)
     monkeypatch.setattr(app, "submit_move", counted(counts, "loaded", app.submit_move))
     settings = Settings(listen="127.0.0.1:0", reflection=False)
     async with serving(app, settings) as channel:
