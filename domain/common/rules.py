@@ -14,9 +14,13 @@ S = TypeVar("S")  # game state
 C = TypeVar("C")  # command union
 E = TypeVar("E")  # event union
 Cfg = TypeVar("Cfg")  # table options
-Cfg_contra = TypeVar(
-    "Cfg_contra", contravariant=True
-)  # table options, as hooks take them
+# The same, as the role modules' protocols take them (arguments only) or give them.
+Cfg_contra = TypeVar("Cfg_contra", contravariant=True)
+S_contra = TypeVar("S_contra", contravariant=True)
+C_contra = TypeVar("C_contra", contravariant=True)
+C_co = TypeVar("C_co", covariant=True)
+E_contra = TypeVar("E_contra", contravariant=True)
+E_co = TypeVar("E_co", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,32 +62,57 @@ def seat_of(command: Any) -> int:
     return seat
 
 
-class Hooks(Protocol[S, C, E, Cfg_contra]):
-    """What a game's package exports, by these names: its rules as functions.
-
-    A package passes itself (``import domain.games.<game> as this``) to
-    ``GameRules.declare``, so that a game is declared once and type-checked.
-    """
+class SetupModule(Protocol[S, E_co, Cfg_contra]):
+    """A game's ``setup.py``: its table options, initial state and opening events."""
 
     def check_config(self, config: Cfg_contra, players: int, /) -> Rejected | None: ...
     def initial_state(self, players: int, config: Cfg_contra, /) -> S: ...
-    def setup(self, state: S, rng: Rng, /) -> tuple[E, ...]: ...
-    def decide(self, state: S, command: C, rng: Rng, /) -> Decision[E]: ...
-    def evolve(self, state: S, event: E, /) -> S: ...
-    def legal_moves(self, state: S, seat: int, /) -> Iterator[C]: ...
-    def view(self, state: S, viewer: Viewer, /) -> Any: ...
-    def visible(self, event: E, viewer: Viewer, /) -> E | None: ...
-    def outcome(self, state: S, /) -> Outcome: ...
-    def leaders(self, state: S, seats: tuple[int, ...], /) -> tuple[int, ...]: ...
-    def to_move(self, state: S, /) -> tuple[int, ...]: ...
+    def setup(self, state: S, rng: Rng, /) -> tuple[E_co, ...]: ...
+
+
+class RulesModule(Protocol[S_contra, C_contra, E]):
+    """A game's ``rules.py``: its rules policy and what it says of a state."""
+
+    def decide(
+        self, state: S_contra, command: C_contra, rng: Rng, /
+    ) -> Decision[E]: ...
+    def outcome(self, state: S_contra, /) -> Outcome: ...
+    def leaders(
+        self, state: S_contra, seats: tuple[int, ...], /
+    ) -> tuple[int, ...]: ...
+    def to_move(self, state: S_contra, /) -> tuple[int, ...]: ...
     def self_undoable(self, events: tuple[E, ...], /) -> bool: ...
     def reveals_to_others(self, events: tuple[E, ...], /) -> bool: ...
-    @property
-    def EVENTS(self) -> Mapping[str, type[Any]]: ...  # noqa: N802 (a module constant)
-    @property
-    def COMMANDS(self) -> Mapping[str, type[Any]]: ...  # noqa: N802
-    @property
-    def VALUES(self) -> Mapping[str, type[Any]]: ...  # noqa: N802
+
+
+class EvolveModule(Protocol[S, E_contra]):
+    """A game's ``evolve.py``."""
+
+    def evolve(self, state: S, event: E_contra, /) -> S: ...
+
+
+class LegalModule(Protocol[S_contra, C_co]):
+    """A game's ``legal.py``."""
+
+    def legal_moves(self, state: S_contra, seat: int, /) -> Iterator[C_co]: ...
+
+
+class ViewsModule(Protocol[S_contra, E]):
+    """A game's ``views.py``: what each viewer may see."""
+
+    def view(self, state: S_contra, viewer: Viewer, /) -> Any: ...
+    def visible(self, event: E, viewer: Viewer, /) -> E | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Modules(Generic[S, C, E, Cfg]):
+    """A game's role modules, each checked against its protocol by mypy."""
+
+    setup: SetupModule[S, E, Cfg]
+    rules: RulesModule[S, C, E]
+    evolve: EvolveModule[S, E]
+    legal: LegalModule[S, C]
+    views: ViewsModule[S, E]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +169,10 @@ class GameRules(Generic[S, C, E, Cfg]):
     details: Callable[[], Any] | None = None
 
     @classmethod
-    def declare(
+    def declare(  # noqa: PLR0913 (the facts a game states beside its modules)
         cls,
-        hooks: Hooks[S, C, E, Cfg],
+        modules: Modules[S, C, E, Cfg],
+        stored: tuple[Mapping[str, type[Any]], ...],
         *,
         name: str,
         players: tuple[int, int],
@@ -152,28 +182,33 @@ class GameRules(Generic[S, C, E, Cfg]):
         self_undo: str = "",
         details: Callable[[], Any] | None = None,
     ) -> GameRules[S, C, E, Cfg]:
-        """Returns a game's rules from its package's hooks and its own facts."""
+        """Returns a game's rules from its role modules and its own facts.
+
+        ``stored`` is the stored names of its events, commands and values.
+        """
+        setup, rules, views = modules.setup, modules.rules, modules.views
+        events, commands, values = stored
         return cls(
             name=name,
             min_players=players[0],
             max_players=players[1],
             config_type=config_type,
-            check_config=hooks.check_config,
-            initial_state=hooks.initial_state,
-            setup=hooks.setup,
-            decide=hooks.decide,
-            evolve=hooks.evolve,
-            legal_moves=hooks.legal_moves,
-            view=hooks.view,
-            visible=hooks.visible,
-            outcome=hooks.outcome,
-            leaders=hooks.leaders,
-            to_move=hooks.to_move,
-            self_undoable=hooks.self_undoable,
-            reveals_to_others=hooks.reveals_to_others,
-            events=hooks.EVENTS,
-            commands=hooks.COMMANDS,
-            values=hooks.VALUES,
+            check_config=setup.check_config,
+            initial_state=setup.initial_state,
+            setup=setup.setup,
+            decide=rules.decide,
+            evolve=modules.evolve.evolve,
+            legal_moves=modules.legal.legal_moves,
+            view=views.view,
+            visible=views.visible,
+            outcome=rules.outcome,
+            leaders=rules.leaders,
+            to_move=rules.to_move,
+            self_undoable=rules.self_undoable,
+            reveals_to_others=rules.reveals_to_others,
+            events=events,
+            commands=commands,
+            values=values,
             display_name=display_name,
             options=options,
             self_undo=self_undo,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import domain.games.fool as this  # its own hooks, by name
-from domain.common.rules import GameRules, Option
+from domain.common.rules import GameRules, Modules, Option
+from domain.games.fool import evolve, legal, rules, setup, views
 from domain.games.fool.events import (
     CardPlayed,
     Event,
@@ -19,8 +19,6 @@ from domain.games.fool.events import (
     RoundScored,
     TrickResolved,
 )
-from domain.games.fool.evolve import evolve
-from domain.games.fool.legal import legal_moves
 from domain.games.fool.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -35,16 +33,7 @@ from domain.games.fool.model import (
     TrickCard,
     card_from_id,
 )
-from domain.games.fool.rules import (
-    decide,
-    leaders,
-    outcome,
-    reveals_to_others,
-    self_undoable,
-    to_move,
-)
-from domain.games.fool.setup import check_config, initial_state, setup
-from domain.games.fool.views import FoolPrivate, FoolPublic, FoolView, view, visible
+from domain.games.fool.views import FoolPrivate, FoolPublic, FoolView
 
 EVENTS: dict[str, type[Any]] = {
     "fool.HandsDealt": HandsDealt,
@@ -63,7 +52,8 @@ VALUES: dict[str, type[Any]] = {
 }
 
 RULES: GameRules[State, Command, Event, FoolConfig] = GameRules.declare(
-    this,
+    Modules(setup, rules, evolve, legal, views),
+    (EVENTS, COMMANDS, VALUES),
     name="fool",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=FoolConfig,
@@ -106,17 +96,4 @@ __all__ = [
     "TrickCard",
     "TrickResolved",
     "card_from_id",
-    "check_config",
-    "decide",
-    "evolve",
-    "initial_state",
-    "leaders",
-    "legal_moves",
-    "outcome",
-    "reveals_to_others",
-    "self_undoable",
-    "setup",
-    "to_move",
-    "view",
-    "visible",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import domain.games.gnoming_a_round as this  # its own hooks, by name
-from domain.common.rules import GameRules, Option
+from domain.common.rules import GameRules, Modules, Option
+from domain.games.gnoming_a_round import evolve, legal, rules, setup, views
 from domain.games.gnoming_a_round.cards import Card, Kind, card_from_id
 from domain.games.gnoming_a_round.events import (
     BounceStopped,
@@ -35,8 +35,6 @@ from domain.games.gnoming_a_round.events import (
     RoundScored,
     TurnStarted,
 )
-from domain.games.gnoming_a_round.evolve import evolve
-from domain.games.gnoming_a_round.legal import legal_moves
 from domain.games.gnoming_a_round.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -55,22 +53,11 @@ from domain.games.gnoming_a_round.model import (
     StopBounce,
     TakeFromDiscard,
 )
-from domain.games.gnoming_a_round.rules import (
-    decide,
-    leaders,
-    outcome,
-    reveals_to_others,
-    self_undoable,
-    to_move,
-)
-from domain.games.gnoming_a_round.setup import check_config, initial_state, setup
 from domain.games.gnoming_a_round.views import (
     GnomingARoundPrivate,
     GnomingARoundPublic,
     GnomingARoundRevealed,
     GnomingARoundView,
-    view,
-    visible,
 )
 
 _EVENT_TYPES: tuple[type[Any], ...] = (
@@ -118,7 +105,8 @@ VALUES: dict[str, type[Any]] = {
 }
 
 RULES: GameRules[State, Command, Event, GnomingARoundConfig] = GameRules.declare(
-    this,
+    Modules(setup, rules, evolve, legal, views),
+    (EVENTS, COMMANDS, VALUES),
     name="gnoming_a_round",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=GnomingARoundConfig,
@@ -184,17 +172,4 @@ __all__ = [
     "TakeFromDiscard",
     "TurnStarted",
     "card_from_id",
-    "check_config",
-    "decide",
-    "evolve",
-    "initial_state",
-    "leaders",
-    "legal_moves",
-    "outcome",
-    "reveals_to_others",
-    "self_undoable",
-    "setup",
-    "to_move",
-    "view",
-    "visible",
 ]

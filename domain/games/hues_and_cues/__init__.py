@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import domain.games.hues_and_cues as this  # its own hooks, by name
-from domain.common.rules import GameRules, Option
+from domain.common.rules import GameRules, Modules, Option
+from domain.games.hues_and_cues import evolve, legal, rules, setup, views
 from domain.games.hues_and_cues.board import Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
 from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, catalog, check_cue
@@ -30,8 +30,6 @@ from domain.games.hues_and_cues.events import (
     TargetChosen,
     TargetRevealed,
 )
-from domain.games.hues_and_cues.evolve import evolve
-from domain.games.hues_and_cues.legal import legal_moves
 from domain.games.hues_and_cues.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -45,21 +43,10 @@ from domain.games.hues_and_cues.model import (
     SkipSecondCue,
     State,
 )
-from domain.games.hues_and_cues.rules import (
-    decide,
-    leaders,
-    outcome,
-    reveals_to_others,
-    self_undoable,
-    to_move,
-)
-from domain.games.hues_and_cues.setup import check_config, initial_state, setup
 from domain.games.hues_and_cues.views import (
     HuesAndCuesPublic,
     HuesAndCuesSecret,
     HuesAndCuesView,
-    view,
-    visible,
 )
 
 EVENTS: dict[str, type[Any]] = {
@@ -89,7 +76,8 @@ VALUES: dict[str, type[Any]] = {
 }
 
 RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules.declare(
-    this,
+    Modules(setup, rules, evolve, legal, views),
+    (EVENTS, COMMANDS, VALUES),
     name="hues_and_cues",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=HuesAndCuesConfig,
@@ -151,19 +139,6 @@ __all__ = [
     "State",
     "TargetChosen",
     "TargetRevealed",
-    "check_config",
     "check_cue",
-    "decide",
-    "evolve",
-    "initial_state",
-    "leaders",
-    "legal_moves",
-    "outcome",
     "parse_square",
-    "reveals_to_others",
-    "self_undoable",
-    "setup",
-    "to_move",
-    "view",
-    "visible",
 ]

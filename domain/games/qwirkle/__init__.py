@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import domain.games.qwirkle as this  # its own hooks, by name
-from domain.common.rules import GameRules
+from domain.common.rules import GameRules, Modules
+from domain.games.qwirkle import evolve, legal, rules, setup, views
 from domain.games.qwirkle.events import (
     EndBonusScored,
     Event,
@@ -23,8 +23,6 @@ from domain.games.qwirkle.events import (
     TurnPassed,
     TurnScored,
 )
-from domain.games.qwirkle.evolve import evolve
-from domain.games.qwirkle.legal import legal_moves
 from domain.games.qwirkle.model import (
     Color,
     Command,
@@ -39,22 +37,7 @@ from domain.games.qwirkle.model import (
     State,
     Tile,
 )
-from domain.games.qwirkle.rules import (
-    decide,
-    leaders,
-    outcome,
-    reveals_to_others,
-    self_undoable,
-    to_move,
-)
-from domain.games.qwirkle.setup import check_config, initial_state, setup
-from domain.games.qwirkle.views import (
-    QwirklePrivate,
-    QwirklePublic,
-    QwirkleView,
-    view,
-    visible,
-)
+from domain.games.qwirkle.views import QwirklePrivate, QwirklePublic, QwirkleView
 
 EVENTS: dict[str, type[Any]] = {
     "qwirkle.TilesDealt": TilesDealt,
@@ -79,7 +62,8 @@ VALUES: dict[str, type[Any]] = {
 }
 
 RULES: GameRules[State, Command, Event, QwirkleConfig] = GameRules.declare(
-    this,
+    Modules(setup, rules, evolve, legal, views),
+    (EVENTS, COMMANDS, VALUES),
     name="qwirkle",
     players=(2, 6),
     config_type=QwirkleConfig,
@@ -119,17 +103,4 @@ __all__ = [
     "TilesPlaced",
     "TurnPassed",
     "TurnScored",
-    "check_config",
-    "decide",
-    "evolve",
-    "initial_state",
-    "leaders",
-    "legal_moves",
-    "outcome",
-    "reveals_to_others",
-    "self_undoable",
-    "setup",
-    "to_move",
-    "view",
-    "visible",
 ]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import domain.games.split as this  # its own hooks, by name
-from domain.common.rules import GameRules, Option
+from domain.common.rules import GameRules, Modules, Option
+from domain.games.split import evolve, legal, rules, setup, views
 from domain.games.split.cards import (
     Card,
     Half,
@@ -37,8 +37,6 @@ from domain.games.split.events import (
     StrongBonusDeclined,
     WeakBonusResolved,
 )
-from domain.games.split.evolve import evolve
-from domain.games.split.legal import legal_moves
 from domain.games.split.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -58,16 +56,7 @@ from domain.games.split.model import (
     TakeFromDiscard,
     Upgrade,
 )
-from domain.games.split.rules import (
-    decide,
-    leaders,
-    outcome,
-    reveals_to_others,
-    self_undoable,
-    to_move,
-)
-from domain.games.split.setup import check_config, initial_state, setup
-from domain.games.split.views import SplitPrivate, SplitPublic, SplitView, view, visible
+from domain.games.split.views import SplitPrivate, SplitPublic, SplitView
 
 EVENTS: dict[str, type[Any]] = {
     "split.RoundDealt": RoundDealt,
@@ -104,7 +93,8 @@ VALUES: dict[str, type[Any]] = {
 }
 
 RULES: GameRules[State, Command, Event, SplitConfig] = GameRules.declare(
-    this,
+    Modules(setup, rules, evolve, legal, views),
+    (EVENTS, COMMANDS, VALUES),
     name="split",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     config_type=SplitConfig,
@@ -170,17 +160,4 @@ __all__ = [
     "Upgrade",
     "WeakBonusResolved",
     "card_from_id",
-    "check_config",
-    "decide",
-    "evolve",
-    "initial_state",
-    "leaders",
-    "legal_moves",
-    "outcome",
-    "reveals_to_others",
-    "self_undoable",
-    "setup",
-    "to_move",
-    "view",
-    "visible",
 ]
