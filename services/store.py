@@ -256,27 +256,18 @@ class GameStore(Application[UUID]):
     ) -> Applied | Rejected:
         """Loads, authenticates, decides and appends; re-decides on a lost race.
 
-        ``decided_for`` says whether the call's token must act for a seat, the
-        seat the command is then decided for; otherwise it is decided for
-        nobody. Who the events are credited to and whether they are a numbered
-        move follow from the command (``_batch``).
-
         The decision starts from the game this process keeps, without asking
         the database what is newer: if another process moved meanwhile, the
         append collides with its events and the command is decided again on
-        the latest game, and a refusal is only ever given from the latest game,
-        except a request that does not read as a command of the game at all
-        (``Unreadable``), which no newer revision of the game would change.
-        That includes a pinned command losing the append: when the game it
-        lost to already holds its request id, the retry gets the first answer.
+        the latest game. A refusal is only ever given from the latest game,
+        except for a request that does not read as a command of the game
+        (``Unreadable``), which no newer revision would change. A pinned
+        command that loses the append gets the first answer if the game it
+        lost to already holds its request id.
         """
-        revision = 0
-        fresh = False
+        revision, fresh = 0, False
         for _ in range(MAX_ATTEMPTS):
-            record = None if fresh else self.kept.latest(game_id)
-            if record is None:
-                record = self.get_game(game_id)
-                fresh = True
+            record, fresh = self._to_decide_on(game_id, fresh=fresh)
             if record is None:
                 return game_not_found(game_id)
             revision = record.revision
@@ -296,6 +287,19 @@ class GameStore(Application[UUID]):
                     return self._pinned_and_lost(game_id, call)
         return _stale("CONCURRENT_UPDATE", revision)
 
+    def _to_decide_on(
+        self, game_id: UUID, *, fresh: bool
+    ) -> tuple[GameRecord | None, bool]:
+        """Returns the game to decide on, and whether it was read from the store.
+
+        That is the game this process keeps, unless ``fresh`` asks for the
+        latest stored game or none is kept.
+        """
+        kept = None if fresh else self.kept.latest(game_id)
+        if kept is not None:
+            return kept, False
+        return self.get_game(game_id), True
+
     def _pinned_and_lost(self, game_id: UUID, call: Call) -> Applied | Rejected:
         """Answers a command with ``expected_revision`` whose append collided."""
         latest = self.get_game(game_id)
@@ -312,7 +316,12 @@ class GameStore(Application[UUID]):
         call: Call,
         decided_for: DecidedFor,
     ) -> Batch | Applied | Rejected | Unreadable:
-        """Returns what to append for a request on ``record``, or its answer."""
+        """Returns what to append for a request on ``record``, or its answer.
+
+        ``decided_for`` says whether the call's token must act for a seat, the
+        one the command is decided for. Who the events are credited to and
+        whether they are a numbered move follow from the command (``_batch``).
+        """
         seat = (
             self.authenticate(record, call.token)
             if decided_for is DecidedFor.CALLERS_SEAT

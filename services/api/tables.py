@@ -37,15 +37,7 @@ def create_game(
     if member not in (None, converter.config_field):
         raise ApiError(_type_mismatch(f"game.{member}", converter.config_field))
     config = converter.config_from_proto(getattr(game, converter.config_field))
-    if game.visibility not in game_pb2.Visibility.values():
-        raise ApiError(
-            bad_request(
-                "INVALID_VISIBILITY",
-                "game.visibility must be VISIBILITY_PUBLIC or "
-                "VISIBILITY_PRIVATE (unspecified: public).",
-                [FieldViolation("game.visibility", "unknown value")],
-            )
-        )
+    private = _private(game)
     opening = CreateGame(
         converter.game_type,
         config,
@@ -54,7 +46,7 @@ def create_game(
         request.seed,
         *identify_secret(request, "CreateGame", None),
         turn_seconds=turn_seconds(game),
-        private=game.visibility == game_pb2.VISIBILITY_PRIVATE,
+        private=private,
     )
     seated = accepted(app.create_game(opening))
     return api.CreateGameResponse(
@@ -104,6 +96,20 @@ def turn_seconds(game: game_pb2.Game) -> int:
             )
         )
     return limit.seconds
+
+
+def _private(game: game_pb2.Game) -> bool:
+    """Tells whether a new table is private (unspecified: public)."""
+    if game.visibility not in game_pb2.Visibility.values():
+        raise ApiError(
+            bad_request(
+                "INVALID_VISIBILITY",
+                "game.visibility must be VISIBILITY_PUBLIC or "
+                "VISIBILITY_PRIVATE (unspecified: public).",
+                [FieldViolation("game.visibility", "unknown value")],
+            )
+        )
+    return game.visibility == game_pb2.VISIBILITY_PRIVATE
 
 
 def _seated_fields(seated: Seated) -> dict[str, Any]:
