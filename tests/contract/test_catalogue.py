@@ -1,0 +1,39 @@
+"""The contract suite's list of games is the server's, plus the example game.
+
+A game the registry lists but the contract does not would go unchecked; a game
+whose messages the contract skips must say so in its entry, and only the games
+listed here do.
+"""
+
+from __future__ import annotations
+
+from domain.games.registry import GAMES as REGISTERED
+from services.api.convert.registry import converter_for
+from tests import example_game
+from tests.contract.games import GAMES
+
+# Games of the tests without proto messages: the message checks skip them.
+WITHOUT_MESSAGES = {example_game.RULES.name}
+
+
+def test_every_registered_game_and_the_example_game_have_an_entry() -> None:
+    entries = {game.name: game.rules for game in GAMES}
+    assert len(entries) == len(GAMES)
+    assert entries == {**REGISTERED, example_game.RULES.name: example_game.RULES}
+
+
+def test_the_games_that_skip_the_message_checks_are_the_ones_listed() -> None:
+    assert {game.name for game in GAMES if not game.messages} == WITHOUT_MESSAGES
+    for game in GAMES:
+        if game.messages:
+            assert converter_for(game.name).game_type == game.name
+
+
+def test_every_entry_plays_tables_its_game_allows() -> None:
+    for game in GAMES:
+        rules = game.rules
+        for players in game.players:
+            assert rules.min_players <= players <= rules.max_players
+            for number in range(2):
+                options = game.table_options(players, number)
+                assert rules.check_config(options, players) is None
