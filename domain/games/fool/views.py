@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.seats import (
+    Operator,
+    Viewer,
+    own_only,
+    redacted_for,
+    seated,
+)
 from domain.games.fool.events import (
     CardPlayed,
     Event,
@@ -95,15 +101,8 @@ def public_view(state: State) -> FoolPublic:
 
 def view(state: State, viewer: Viewer) -> FoolView:
     """Returns what ``viewer`` may see of ``state`` (§3.4)."""
-    private: FoolPrivate | None = None
-    match viewer:
-        case Seat(index=seat):
-            if 0 <= seat < state.players:
-                private = FoolPrivate(hand=state.hands[seat])
-        case Spectator() | Operator():
-            pass
-        case _:
-            assert_never(viewer)
+    seat = seated(viewer, state.players)
+    private = None if seat is None else FoolPrivate(hand=state.hands[seat])
     # §3.4: the cards left are shown once a round is scored (the game's last
     # round stays shown); the operator sees every hand always.
     shown = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
@@ -117,24 +116,14 @@ def view(state: State, viewer: Viewer) -> FoolView:
 
 def visible(event: Event, viewer: Viewer) -> Event | None:
     """Returns ``event`` as ``viewer`` may see it: other hands emptied, sizes kept."""
-    match viewer:
-        case Operator():
-            return event
-        case Seat(index=seat):
-            return _redacted(event, seat)
-        case Spectator():
-            return _redacted(event, None)
-        case _:
-            assert_never(viewer)
+    return redacted_for(viewer, event, _redacted)
 
 
 def _redacted(event: Event, seat: int | None) -> Event:
     """Returns ``event`` as seen by ``seat`` (None for a spectator)."""
     match event:
         case HandsDealt():
-            hands = tuple(
-                hand if owner == seat else () for owner, hand in enumerate(event.hands)
-            )
+            hands = own_only(event.hands, seat)
             return replace(event, hands=hands)
         case CardPlayed() | TrickResolved() | RoundScored() | GameEnded():
             # Played cards are public (§3.2); RoundScored shows the hands left.

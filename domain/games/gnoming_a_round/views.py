@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.seats import Operator, Seat, Spectator, Viewer, redacted_for
 from domain.games.gnoming_a_round.cards import Card
 from domain.games.gnoming_a_round.events import (
     BounceStopped,
@@ -157,15 +157,7 @@ def _drawn_by(state: State, seat: int) -> Card | None:
 
 def visible(event: Event, viewer: Viewer) -> Event | None:
     """Returns ``event`` as ``viewer`` may see it: hidden cards emptied."""
-    match viewer:
-        case Operator():
-            return event
-        case Seat(index=seat):
-            return _redacted(event, seat)
-        case Spectator():
-            return _redacted(event, None)
-        case _:
-            assert_never(viewer)
+    return redacted_for(viewer, event, _redacted)
 
 
 def _redacted(event: Event, seat: int | None) -> Event:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.seats import Operator, Seat, Spectator, Viewer, redacted_for
 from domain.games.hues_and_cues.board import Square
 from domain.games.hues_and_cues.cards import CARDS
 from domain.games.hues_and_cues.events import (
@@ -118,15 +118,7 @@ def view(state: State, viewer: Viewer) -> HuesAndCuesView:
 
 def visible(event: Event, viewer: Viewer) -> Event | None:
     """Returns ``event`` as ``viewer`` may see it: hidden fields emptied (§3.6)."""
-    match viewer:
-        case Operator():
-            return event
-        case Seat(index=seat):
-            return _redacted(event, seat)
-        case Spectator():
-            return _redacted(event, None)
-        case _:
-            assert_never(viewer)
+    return redacted_for(viewer, event, _redacted)
 
 
 def _redacted(event: Event, seat: int | None) -> Event:

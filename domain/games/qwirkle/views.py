@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.seats import (
+    Operator,
+    Viewer,
+    own_only,
+    redacted_for,
+    seated,
+)
 from domain.games.qwirkle.events import (
     EndBonusScored,
     Event,
@@ -77,15 +83,8 @@ def public_view(state: State) -> QwirklePublic:
 
 def view(state: State, viewer: Viewer) -> QwirkleView:
     """Returns what ``viewer`` may see of ``state`` (§4.5)."""
-    private: QwirklePrivate | None = None
-    match viewer:
-        case Seat(index=seat):
-            if 0 <= seat < state.players:
-                private = QwirklePrivate(rack=state.racks[seat])
-        case Spectator() | Operator():
-            pass
-        case _:
-            assert_never(viewer)
+    seat = seated(viewer, state.players)
+    private = None if seat is None else QwirklePrivate(rack=state.racks[seat])
     # §4.5: the remaining hands are shown at game end; the operator sees them always.
     everyone = isinstance(viewer, Operator) or state.finished
     return QwirkleView(
@@ -97,24 +96,14 @@ def view(state: State, viewer: Viewer) -> QwirkleView:
 
 def visible(event: Event, viewer: Viewer) -> Event | None:
     """Returns ``event`` as ``viewer`` may see it: hidden tiles emptied, counts kept."""
-    match viewer:
-        case Operator():
-            return event
-        case Seat(index=seat):
-            return _redacted(event, seat)
-        case Spectator():
-            return _redacted(event, None)
-        case _:
-            assert_never(viewer)
+    return redacted_for(viewer, event, _redacted)
 
 
 def _redacted(event: Event, seat: int | None) -> Event:
     """Returns ``event`` as seen by ``seat`` (None for a spectator)."""
     match event:
         case TilesDealt():
-            racks = tuple(
-                rack if owner == seat else () for owner, rack in enumerate(event.racks)
-            )
+            racks = own_only(event.racks, seat)
             return replace(event, racks=racks, bag=())
         case TilesDrawn():
             return event if event.seat == seat else replace(event, tiles=())

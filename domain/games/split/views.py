@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.seats import (
+    Operator,
+    Viewer,
+    own_only,
+    redacted_for,
+    seated,
+)
 from domain.games.split.cards import (
     Card,
 )
@@ -108,15 +114,8 @@ def public_view(state: State) -> SplitPublic:
 
 def view(state: State, viewer: Viewer) -> SplitView:
     """Returns what ``viewer`` may see of ``state`` (§4.9)."""
-    private: SplitPrivate | None = None
-    match viewer:
-        case Seat(index=seat):
-            if 0 <= seat < state.players:
-                private = SplitPrivate(hand=state.hands[seat])
-        case Spectator() | Operator():
-            pass
-        case _:
-            assert_never(viewer)
+    seat = seated(viewer, state.players)
+    private = None if seat is None else SplitPrivate(hand=state.hands[seat])
     # §4.9: hands left at a round's end are shown by the scoring; the last
     # round's stay shown. The draw pile's order is never shown but to the operator.
     operator = isinstance(viewer, Operator)
@@ -131,24 +130,14 @@ def view(state: State, viewer: Viewer) -> SplitView:
 
 def visible(event: Event, viewer: Viewer) -> Event | None:
     """Returns ``event`` as ``viewer`` may see it: hidden cards emptied, sizes kept."""
-    match viewer:
-        case Operator():
-            return event
-        case Seat(index=seat):
-            return _redacted(event, seat)
-        case Spectator():
-            return _redacted(event, None)
-        case _:
-            assert_never(viewer)
+    return redacted_for(viewer, event, _redacted)
 
 
 def _redacted(event: Event, seat: int | None) -> Event:
     """Returns ``event`` as seen by ``seat`` (None for a spectator)."""
     match event:
         case RoundDealt():
-            hands = tuple(
-                hand if owner == seat else () for owner, hand in enumerate(event.hands)
-            )
+            hands = own_only(event.hands, seat)
             return replace(event, hands=hands, draw_pile=())
         case CardDrawn():
             return event if event.seat == seat else replace(event, card=None)
