@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
+from operator import attrgetter
 from typing import Any, TypeAlias
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -34,8 +35,10 @@ from services.api.errors import FieldViolation
 # Turns a seat index into its player resource name, games/{game}/players/{seat}.
 Names: TypeAlias = Callable[[int], str]
 Violations: TypeAlias = list[FieldViolation]
-# One step of a plan: a message field's path and how to get its value.
-Step: TypeAlias = tuple[str, Callable[[Any, Names], Any]]
+# Sets one field of a message: (message, value, names) -> None.
+Writer: TypeAlias = Callable[[Any, Any, Names], None]
+# One step of a plan: how to get a value, and the writer of its field.
+Step: TypeAlias = tuple[Callable[[Any, Names], Any], Writer]
 _MESSAGE = FieldDescriptor.TYPE_MESSAGE
 _ENUM = FieldDescriptor.TYPE_ENUM
 _STRING = FieldDescriptor.TYPE_STRING
@@ -96,6 +99,9 @@ class Mapper:
         # "<Message>.<field>" -> what a refusal of that field says.
         self.errors = dict(errors or {})
         self._plans: dict[tuple[type, str], list[Step]] = {}
+        self._writers: dict[tuple[str, str], Writer] = {}
+        # Plans of messages of scalars only: (field, getter, converter) each.
+        self._flat: dict[tuple[type, str], list[tuple[str, Any, Any]]] = {}
         # Fields a parent's dotted rename sets: "<message full name>.<field>".
         self._claimed: set[str] = set()
 
@@ -115,27 +121,36 @@ class Mapper:
             plan = self._plans[key] = self._plan(type(value), message.DESCRIPTOR)
             if whole:
                 self._check(type(value), message.DESCRIPTOR)
-        for path, get in plan:
-            self.set(message, path, get(value, names), names)
+        for get, write in plan:
+            item = get(value, names)
+            if item is not None:
+                write(message, item, names)
         return message
 
     def _plan(self, cls: type, descriptor: Any) -> list[Step]:
         shape = self.shapes.get(cls, Shape())
-        plan: list[Step] = []
+        paths: list[tuple[str, Callable[[Any, Names], Any]]] = []
         for name in [f.name for f in dataclasses.fields(cls)]:
             path = shape.renames.get(name, target(name, descriptor))
             if path in shape.computed:
                 continue  # computed from the whole value instead
             if path in descriptor.fields_by_name or name in shape.renames:
-                plan.append((path, _attribute(name)))
+                paths.append((path, _attribute(name)))
             if "." in path:  # the sub-message's own plan must not miss it
                 *parents, leaf = path.split(".")
                 inner = descriptor
                 for parent in parents:
                     inner = inner.fields_by_name[parent].message_type
                 self._claimed.add(f"{inner.full_name}.{leaf}")
-        properties = [(f, _attribute(f)) for f in _properties(cls, descriptor)]
-        return plan + properties + list(shape.computed.items())
+        paths += [(f, _attribute(f)) for f in _properties(cls, descriptor)]
+        paths += list(shape.computed.items())
+        fields = [descriptor.fields_by_name.get(path) for path, _ in paths]
+        if all(f is not None and f.type != _MESSAGE for f in fields):
+            self._flat[cls, descriptor.full_name] = [
+                (path, get, _converter(f) or _same)
+                for (path, get), f in zip(paths, fields, strict=True)
+            ]
+        return [(get, self._writer(descriptor, path)) for path, get in paths]
 
     def _check(self, cls: type, descriptor: Any) -> None:
         """Refuses a plan that would leave a message field without a source."""
@@ -168,37 +183,63 @@ class Mapper:
 
     def set(self, message: Any, path: str, value: Any, names: Names) -> None:
         """Sets the field at ``path`` ("" for the message itself) to ``value``."""
-        if value is None:
-            return
-        *parents, name = path.split(".") if path else [""]
-        for parent in parents:
-            message = getattr(message, parent)
-        if not name and isinstance(value, Mapping):
+        if value is not None:
+            self._writer(message.DESCRIPTOR, path)(message, value, names)
+
+    def _writer(self, descriptor: Any, path: str) -> Writer:
+        """Returns how to set the field at ``path`` of a message, made once."""
+        key = (descriptor.full_name, path)
+        writer = self._writers.get(key)
+        if writer is None:
+            writer = self._writers[key] = self._make_writer(descriptor, path)
+        return writer
+
+    def _make_writer(self, descriptor: Any, path: str) -> Writer:
+        first, dot, rest = path.partition(".")
+        if dot:  # a field of a sub-message
+            write = self._writer(descriptor.fields_by_name[first].message_type, rest)
+            return lambda m, v, n: write(getattr(m, first), v, n)
+        if not path:
+            return self._merge
+        field = descriptor.fields_by_name[path]
+        convert = _converter(field) or _same
+        if field.is_repeated and field.type == _MESSAGE:
+            kind = field.message_type
+            return lambda m, v, n: self._repeated(getattr(m, path), kind, v, n)
+        if field.is_repeated and convert is _same:
+            return lambda m, v, _: getattr(m, path).extend(v)
+        if field.is_repeated:
+            return lambda m, v, n: getattr(m, path).extend([convert(i, n) for i in v])
+        if field.type == _MESSAGE:
+            return lambda m, v, n: self._item(v, _present(getattr(m, path)), n)
+        if convert is _same:
+            return lambda m, v, _: setattr(m, path, v)
+        return lambda m, v, n: setattr(m, path, convert(v, n))
+
+    def _merge(self, message: Any, value: Any, names: Names) -> None:
+        if isinstance(value, Mapping):
             self.assign(message, value, names)
-            return
-        if not name:
-            self.fill(value, message, names, whole=False)
-            return
-        descriptor = message.DESCRIPTOR.fields_by_name[name]
-        if descriptor.is_repeated:
-            target = getattr(message, name)
-            for seat, item in enumerate(value):
-                if descriptor.type != _MESSAGE:
-                    target.append(_scalar(descriptor, item, names))
-                elif isinstance(item, int):  # one (player, value) entry per seat
-                    player, each = target.add().DESCRIPTOR.fields
-                    self.assign(target[-1], {player.name: seat, each.name: item}, names)
-                else:
-                    self._item(item, target.add(), names)
-        elif descriptor.type == _MESSAGE:
-            inner = getattr(message, name)
-            inner.SetInParent()  # set even when all its fields are defaults
-            self._item(value, inner, names)
         else:
-            setattr(message, name, _scalar(descriptor, value, names))
+            self.fill(value, message, names, whole=False)
+
+    def _repeated(
+        self, target: Any, descriptor: Any, values: Any, names: Names
+    ) -> None:
+        for seat, item in enumerate(values):
+            if isinstance(item, int):  # one (player, value) entry per seat
+                player, each = descriptor.fields
+                target.add(**{player.name: names(seat), each.name: item})
+                continue
+            flat = self._flat.get((type(item), descriptor.full_name))
+            if flat is not None:  # scalars only: made in one call
+                target.add(**{f: c(g(item, names), names) for f, g, c in flat})
+            else:
+                self._item(item, target.add(), names)
 
     def _item(self, value: Any, message: Any, names: Names) -> None:
-        if isinstance(value, Message):
+        if (type(value), message.DESCRIPTOR.full_name) in self._plans:
+            self.fill(value, message, names)
+        elif isinstance(value, Message):
             message.CopyFrom(value)
         elif isinstance(value, datetime):
             message.FromDatetime(value)
@@ -301,22 +342,46 @@ def _properties(cls: type, descriptor: Any) -> list[str]:
 
 
 def _attribute(name: str) -> Callable[[Any, Names], Any]:
-    return lambda value, _: getattr(value, name)
+    get = attrgetter(name)
+    return lambda value, _: get(value)
 
 
-def _scalar(descriptor: Any, value: Any, names: Names) -> Any:
-    if descriptor.type == _ENUM:
-        if isinstance(value, Enum):
-            value = value.name
-        if isinstance(value, str):
-            return descriptor.enum_type.values_by_name[
-                enum_prefix(descriptor.enum_type) + value.upper()
-            ].number
-        return value
-    if descriptor.type == _STRING and not isinstance(value, str):
-        is_seat = isinstance(value, int) and not isinstance(value, bool)
-        return names(value) if is_seat else str(value)
+def _present(message: Any) -> Any:
+    message.SetInParent()  # set even when all its fields are defaults
+    return message
+
+
+def _converter(field: Any) -> Callable[[Any, Names], Any] | None:
+    """Returns how one value becomes what the scalar ``field`` holds (None: as is)."""
+    if field.type == _ENUM:
+        prefix = enum_prefix(field.enum_type)
+        numbers = {
+            v.name.removeprefix(prefix): v.number for v in field.enum_type.values
+        }
+        known: dict[Any, int] = {}  # member (or name) -> number, filled as met
+
+        def number(value: Any, _: Names) -> Any:
+            found = known.get(value)
+            if found is None:
+                name = value.name if isinstance(value, Enum) else str(value).upper()
+                found = known[value] = (
+                    numbers[name] if isinstance(value, Enum | str) else value
+                )
+            return found
+
+        return number
+    if field.type == _STRING:
+        return lambda v, n: v if isinstance(v, str) else _text(v, n)
+    return None
+
+
+def _same(value: Any, _: Names) -> Any:
     return value
+
+
+def _text(value: Any, names: Names) -> str:
+    is_seat = isinstance(value, int) and not isinstance(value, bool)
+    return names(value) if is_seat else str(value)
 
 
 def _first_each(problems: Violations) -> Violations:
