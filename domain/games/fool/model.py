@@ -1,4 +1,4 @@
-"""Fool! value objects, commands, events and state (rules spec §1-§4)."""
+"""Fool! values, commands and state (rules spec §1-§4); events are in events.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hues and Cues table options, commands, events and state (rules spec §2-§5)."""
+"""Hues and Cues table options, commands and state (spec §2-§5); events: events.py."""
 
 from __future__ import annotations
 

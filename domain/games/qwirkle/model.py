@@ -1,4 +1,4 @@
-"""Qwirkle value objects, commands, events and state (rules spec §1-§4)."""
+"""Qwirkle values, commands and state (rules spec §1-§4); events are in events.py."""
 
 from __future__ import annotations
 
