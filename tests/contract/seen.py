@@ -1,9 +1,10 @@
 """What a view, an event or a message holds, as countable pieces.
 
 A piece is a leaf of a value: a dataclass whose fields are all numbers, flags
-or enums (a card, a tile, a square), or a string (a card id). In a message it
-is a sub-message of numbers and enums only, or a string. Fields named in
-``skip`` (lists of every piece of the game, public by design) are left out.
+or enums, not all None (a card, a tile, a square), or a string (a card id).
+In a message it is a sub-message of numbers and enums only, or a string.
+Fields named in ``skip`` (lists of every piece of the game, public by design)
+are left out.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ def _dataclass(
         names = _FIELDS[type(value)] = tuple(f.name for f in dataclasses.fields(value))
     named = [getattr(value, name) for name in names if name not in skip]
     if all(isinstance(item, _SCALARS) for item in named):
-        found.append(value)
+        if any(item is not None for item in named):  # else it shows nothing
+            found.append(value)
         return
     for item in named:
         _walk(item, skip, found, memo)

@@ -9,6 +9,7 @@ registry's import does for the games the server plays.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -30,6 +31,7 @@ from services.calls import (
 from services.codec import Codec
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord
+from tests.contract.playouts import pick
 from tests.playing import Clock, make_app
 
 
@@ -91,6 +93,14 @@ class Table:
     def call(self, seat: int) -> Call:
         """Returns a call with ``seat``'s token."""
         return Call(self.tokens[seat])
+
+    def finish(self, choose: random.Random) -> None:
+        """Plays random legal moves until the game is over."""
+        rules = self.record().rules
+        while (state := self.record().table.game) is not None and rules.to_move(state):
+            seat = choose.choice(rules.to_move(state))
+            command = pick(tuple(rules.legal_moves(state, seat)), choose)
+            assert isinstance(self.play(seat, command), Applied)
 
     def refuses(self, request: Callable[[], Applied | Rejected]) -> Rejected:
         """Asserts that ``request`` is refused and stores nothing."""

@@ -2,7 +2,9 @@
 
 Over random complete games, at every revision until the end and for every
 viewer (the spectator, each seat): the view holds none of the pieces the
-game's entry says the viewer may not see; every event as ``visible`` shows it
+game's entry says the viewer may not see, and every piece hidden from the
+spectator but not from the viewer (its own hand); every event as ``visible``
+shows it
 to the viewer keeps its class and names no such piece, unless the viewer saw
 it just before (a card taken from the public discard row); every viewer sees
 the same public part, and the spectator no piece that a seat does not see.
@@ -26,16 +28,24 @@ def playout(request: pytest.FixtureRequest) -> Playout:
     return played(*request.param)
 
 
-def test_no_view_shows_a_viewer_what_it_may_not_see(playout: Playout) -> None:
+def test_each_view_shows_what_its_viewer_may_see_and_nothing_else(
+    playout: Playout,
+) -> None:
     game = playout.game
     for at, state in enumerate(playout.states):
         if game.rules.outcome(state).finished:
             break  # then every viewer sees everything
         spectator = playout.sight(at, Spectator())
         public = playout.view(at, Spectator()).public
+        hidden = set(game.secrets(state, Spectator()))
         for viewer in viewers(playout.players):
-            seen = playout.sight(at, viewer)
-            assert not set(seen) & set(game.secrets(state, viewer)), (at, viewer)
+            seen, secret = playout.sight(at, viewer), set(game.secrets(state, viewer))
+            assert not set(seen) & secret, (at, viewer, set(seen) & secret)
+            assert hidden - secret <= set(seen), (
+                at,
+                viewer,
+                hidden - secret - set(seen),
+            )
             assert spectator <= seen, (at, viewer, spectator - seen)
             assert playout.view(at, viewer).public == public, (at, viewer)
 
