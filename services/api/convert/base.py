@@ -87,7 +87,7 @@ class GameConverter:
         """Returns the command a move asks for, or what is wrong with it."""
         action = move.WhichOneof("action")
         if action is None:
-            unset = unset_oneof(move, path)
+            unset = unset_oneof(move, path, self.mapper.errors)
             return [unset] if unset else []
         return self.mapper.read(
             getattr(move, action), self._command_of[action], f"{path}.{action}", seat

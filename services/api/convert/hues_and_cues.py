@@ -65,5 +65,6 @@ DECLARED = Declaration(
             HuesAndCuesSecret: Shape(computed={"card": lambda s, _: _card(s.card_id)}),
         },
         parsers={Square: _square},
+        errors={"HuesAndCuesMove.action": "set one Hues and Cues action"},
     ),
 )

@@ -17,6 +17,7 @@ built once per pair of types, and a message field without a source is an error.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import types
 import typing
@@ -59,7 +60,12 @@ class Shape:
 
 def enum_prefix(descriptor: Any) -> str:
     """Returns ``QWIRKLE_COLOR_`` for the proto enum ``QwirkleColor``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", descriptor.name).upper() + "_"
+    return _snake(descriptor.name).upper() + "_"
+
+
+@functools.cache
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name)
 
 
 def target(name: str, descriptor: Any) -> str:
@@ -69,8 +75,9 @@ def target(name: str, descriptor: Any) -> str:
     return next((f for f in (name, player, f"{name}_state") if f in fields), name)
 
 
+@functools.cache
 def hints(cls: type) -> dict[str, Any]:
-    """Returns a dataclass's field types, resolved."""
+    """Returns a dataclass's field types, resolved (once per class)."""
     found = typing.get_type_hints(cls)
     return {f.name: found[f.name] for f in dataclasses.fields(cls)}
 
@@ -232,7 +239,8 @@ class Mapper:
                 continue
             flat = self._flat.get((type(item), descriptor.full_name))
             if flat is not None:  # scalars only: made in one call
-                target.add(**{f: c(g(item, names), names) for f, g, c in flat})
+                values = ((f, g(item, names), c) for f, g, c in flat)
+                target.add(**{f: c(v, names) for f, v, c in values if v is not None})
             else:
                 self._item(item, target.add(), names)
 
@@ -278,7 +286,7 @@ class Mapper:
                 inner = getattr(inner, parent)
             else:
                 values[name] = self._field(inner, leaf, annotation, where, problems)
-        oneof = unset_oneof(message, path)
+        oneof = unset_oneof(message, path, self.errors)
         if oneof is not None:
             problems.insert(0, oneof)
         return _first_each(problems) or cls(**values)
@@ -371,7 +379,7 @@ def _converter(field: Any) -> Callable[[Any, Names], Any] | None:
 
         return number
     if field.type == _STRING:
-        return lambda v, n: v if isinstance(v, str) else _text(v, n)
+        return lambda v, n: v if type(v) is str else _text(v, n)
     return None
 
 
@@ -392,7 +400,9 @@ def _first_each(problems: Violations) -> Violations:
     return list(first.values())
 
 
-def unset_oneof(message: Any, path: str) -> FieldViolation | None:
+def unset_oneof(
+    message: Any, path: str, errors: Mapping[str, str]
+) -> FieldViolation | None:
     """Says which fields to set when a message's choice is left empty."""
     for oneof in message.DESCRIPTOR.oneofs:
         if oneof.name.startswith("_") or message.WhichOneof(oneof.name):
@@ -400,7 +410,8 @@ def unset_oneof(message: Any, path: str) -> FieldViolation | None:
         names = [f.name for f in oneof.fields]
         either = len(names) <= 2  # noqa: PLR2004 (two choices read "a or b")
         choices = " or ".join(names) if either else "one of " + ", ".join(names)
-        return FieldViolation(f"{path}.{oneof.name}", f"set {choices}")
+        text = errors.get(f"{message.DESCRIPTOR.name}.{oneof.name}")
+        return FieldViolation(f"{path}.{oneof.name}", text or f"set {choices}")
     return None
 
 
@@ -409,7 +420,4 @@ def members(
 ) -> dict[type, str]:
     """Returns each class's oneof member: its name in snake case unless renamed."""
     named = dict(renames or {})
-    return {
-        cls: named.get(cls) or re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-        for cls in choices
-    }
+    return {cls: named.get(cls) or _snake(cls.__name__).lower() for cls in choices}

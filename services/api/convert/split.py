@@ -52,5 +52,6 @@ DECLARED = Declaration(
             SplitView: Shape(renames={"hands": "public_state.revealed_hands"}),
         },
         parsers={Card: _card},
+        errors={"SplitMove.action": "set one Split action"},
     ),
 )
