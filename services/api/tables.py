@@ -37,6 +37,10 @@ def create_game(
     if member not in (None, converter.config_field):
         raise ApiError(_type_mismatch(f"game.{member}", converter.config_field))
     config = converter.config_from_proto(getattr(game, converter.config_field))
+    if isinstance(config, list):  # a table option that does not read at all
+        first = config[0]
+        message = f"{first.field}: {first.description}."
+        raise ApiError(bad_request("MALFORMED_CONFIG", message, config))
     private = _private(game)
     opening = CreateGame(
         converter.game_type,

@@ -73,9 +73,12 @@ class GameConverter:
         message = _message(game_type_pb2.GameTypeInfo, self.move_field)()
         return self.mapper.fill(self._details(), message, _no_names)
 
-    def config_from_proto(self, message: Any) -> Any:
-        """Returns the table options; ``check_config`` refuses what makes no sense."""
-        return self.mapper.read(message, self._config_type, "config")
+    def config_from_proto(self, message: Any) -> Any | list[FieldViolation]:
+        """Returns the table options, or why they do not read at all.
+
+        ``check_config`` refuses options that read but make no sense.
+        """
+        return self.mapper.read(message, self._config_type, f"game.{self.config_field}")
 
     def config_to_proto(self, config: Any) -> Any:
         """Returns the table options message."""
