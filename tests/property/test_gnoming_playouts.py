@@ -3,33 +3,25 @@
 Moves are drawn by a seeded ``random.Random`` from ``legal_moves``: uniformly in
 even games, by command type first in odd ones (so that draws, rejects, stops
 and declines are common and draw piles run out). The scoring oracle below is
-written again here rather than imported, so that it checks the engine.
-A second test replays some games event by event and asks, for every viewer and
-every revision, that no view or visible event names a face-down card (the
-owner's included), a card of the draw pile, or another seat's drawn card.
+written again here rather than imported, so that it checks the engine. What
+every game must do (legal moves accepted, replay, face-down cards, the draw
+pile and another seat's draw hidden, messages) is checked by the contract
+suite, ``tests/contract/``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import hashlib
-import importlib
 import itertools
 import random
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
-from google.protobuf.message import Message
 
-from domain.common.decision import Accepted
-from domain.common.rng import Rng
-from domain.common.seats import Seat, Spectator, Viewer
 from domain.games.gnoming_a_round import RULES
-from domain.games.gnoming_a_round.cards import CANONICAL, Card, Kind, card_from_id
+from domain.games.gnoming_a_round.cards import CANONICAL, Card, Kind
 from domain.games.gnoming_a_round.events import (
     CardBounced,
     CardKept,
@@ -49,12 +41,13 @@ from domain.games.gnoming_a_round.model import (
     Phase,
     State,
 )
+from tests.contract.playouts import pick
+from tests.property.random_games import RandomGame, play_out, set_up
 
 GAMES_PER_PLAYER_COUNT = 40
 PLAYER_COUNTS = (3, 4, 5, 6, 7)
-REDACTION_GAMES = 4  # per player count, checked at every revision
+RARE_GAMES = 4  # per player count, enough to reach every rare situation
 MAX_MOVES = 20_000
-EXTRA_LEGAL_CHECKS = 1
 ROWS_AND_COLUMNS = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8)]
 LOOSE_PHASES = (Phase.DECIDE, Phase.BOUNCE, Phase.DISCARD)
 
@@ -95,40 +88,32 @@ def oracle_score(cards: Sequence[Card]) -> tuple[int, int | None]:
 
 
 @dataclass
-class Game:
-    """One random game: the live state, every event and what the checks track."""
+class Tally:
+    """What the checks track from one game's events."""
 
     players: int
-    rng: Rng
-    initial: State
-    state: State
-    events: list[Event] = field(default_factory=list)
     filled: list[int] = field(default_factory=list)  # positions filled this turn
     final_turns: list[int] | None = None  # seats that started a turn since trigger
     totals: list[int] = field(default_factory=list)
     seen: Counter[str] = field(default_factory=Counter)
+    placement: CardKept | CardBounced | None = None  # the last card placed
+
+    def check(
+        self, before: State, command: Command, events: tuple[Event, ...], after: State
+    ) -> None:
+        """Checks every invariant around one move."""
+        if isinstance(command, Bounce):
+            check_bounce(self, before, command)
+        check_events(self, before, events)
+        check_cards(after)
+        check_turn_end(after)
 
 
-def new_game(players: int, game: int) -> Game:
-    """Returns a dealt game with a seed of its own."""
-    seed = hashlib.sha256(f"gnoming-playout/{players}/{game}".encode()).digest()
+def new_game(players: int, game: int) -> tuple[RandomGame, Tally]:
+    """Returns a dealt game with a seed of its own, and its tally."""
     config = GnomingARoundConfig(first_player=game % players)
-    initial = RULES.initial_state(players, config)
-    result = Game(players, Rng(seed), initial, initial, totals=[0] * players)
-    opening = RULES.setup(initial, result.rng)
-    result.events.extend(opening)
-    result.state = RULES.fold(initial, opening)
-    return result
-
-
-def choose_move(legal: list[Command], choose: random.Random, by_type: bool) -> Command:
-    """Returns a random legal move, uniform or by command type first."""
-    if not by_type:
-        return choose.choice(legal)
-    groups: dict[type, list[Command]] = defaultdict(list)
-    for move in legal:
-        groups[type(move)].append(move)
-    return choose.choice(groups[choose.choice(list(groups))])
+    dealt = set_up(RULES, players, config, f"gnoming-playout/{players}/{game}")
+    return dealt, Tally(players, totals=[0] * players)
 
 
 def all_cards(state: State) -> list[Card]:
@@ -162,15 +147,14 @@ def face_down(state: State) -> list[int]:
     return [sum(not s.face_up for s in layout) for layout in state.layouts]
 
 
-def check_bounce(game: Game, before: State, command: Bounce) -> None:
+def check_bounce(tally: Tally, before: State, command: Bounce) -> None:
     """Invariant 6: the card bounced was eligible; the target is new this turn."""
     assert before.phase is Phase.BOUNCE
     card = before.in_hand
     assert card is not None
     assert card.kind is Kind.POSITIVE
-    placement = next(
-        e for e in reversed(game.events) if isinstance(e, CardKept | CardBounced)
-    )
+    placement = tally.placement
+    assert placement is not None
     assert placement.displaced == card
     assert placement.displaced_face_down
     layout = before.layouts[command.seat]
@@ -178,19 +162,19 @@ def check_bounce(game: Game, before: State, command: Bounce) -> None:
         s.face_up and s.card.kind is Kind.POSITIVE and s.card.value == card.value
         for s in layout
     )
-    assert command.position not in game.filled
+    assert command.position not in tally.filled
 
 
-def check_events(game: Game, before: State, events: Sequence[Event]) -> None:
+def check_events(tally: Tally, before: State, events: Sequence[Event]) -> None:
     """Invariants 4, 5, 7, 9 and 11 over one move's events."""
     state = before
     flips = any(isinstance(e, InitialCardsFlipped) for e in events)
     for event in events:
         after = RULES.evolve(state, event)
-        game.seen[type(event).__name__] += 1
-        check_event(game, state, after, event)
+        tally.seen[type(event).__name__] += 1
+        check_event(tally, state, after, event)
         if isinstance(event, TurnStarted):
-            check_turn_start(game, after, event, flips=flips)
+            check_turn_start(tally, after, event, flips=flips)
         if not isinstance(event, RoundDealt):  # invariant 5
             down_before, down_after = face_down(state), face_down(after)
             assert all(a <= b for a, b in zip(down_after, down_before, strict=True))
@@ -198,48 +182,50 @@ def check_events(game: Game, before: State, events: Sequence[Event]) -> None:
 
 
 def check_turn_start(
-    game: Game, after: State, event: TurnStarted, *, flips: bool
+    tally: Tally, after: State, event: TurnStarted, *, flips: bool
 ) -> None:
     """Invariants 4 and 9 when a turn starts."""
-    game.filled = []
-    if game.final_turns is not None:
-        game.final_turns.append(event.seat)
+    tally.filled = []
+    if tally.final_turns is not None:
+        tally.final_turns.append(event.seat)
     if flips:  # the last initial flip started the turns
-        assert face_down(after) == [7] * game.players
+        assert face_down(after) == [7] * tally.players
 
 
-def check_event(game: Game, state: State, after: State, event: Event) -> None:
+def check_event(tally: Tally, state: State, after: State, event: Event) -> None:
     """Invariants 5, 7, 9, 10 and 11 for one event."""
     match event:
         case RoundDealt():
-            game.filled = []
-            game.seen["removed at deal"] += len(event.removed)
+            tally.filled = []
+            tally.seen["removed at deal"] += len(event.removed)
         case CardKept():
             if event.card.kind is Kind.MULLIGAN:  # invariant 7
                 layout = state.layouts[event.seat]
                 assert not any(
                     s.face_up and s.card.kind is Kind.MULLIGAN for s in layout
                 )
-            game.filled.append(event.position)
+            tally.filled.append(event.position)
+            tally.placement = event
         case CardBounced():
-            game.filled.append(event.position)
+            tally.filled.append(event.position)
+            tally.placement = event
         case HazardFlipped():
             assert face_down(after)[event.seat] >= 1
         case RoundEndTriggered():
             assert face_down(after)[event.seat] == 0
-            game.final_turns = []
+            tally.final_turns = []
         case RoundScored():
-            check_round(game, state, event)
+            check_round(tally, state, event)
         case _:
             pass
 
 
-def check_round(game: Game, before: State, event: RoundScored) -> None:
+def check_round(tally: Tally, before: State, event: RoundScored) -> None:
     """Invariants 9-11 at a round's end."""
     trigger = event.first_out
-    n = game.players
-    assert game.final_turns == [(trigger + k) % n for k in range(1, n)]
-    game.final_turns = None
+    n = tally.players
+    assert tally.final_turns == [(trigger + k) % n for k in range(1, n)]
+    tally.final_turns = None
     assert event.layouts == tuple(
         tuple(s.card for s in layout) for layout in before.layouts
     )
@@ -250,8 +236,8 @@ def check_round(game: Game, before: State, event: RoundScored) -> None:
     assert event.adjustment == expected
     differences = [s - b for s, b in zip(event.scores, event.base_scores, strict=True)]
     assert differences == [expected if seat == trigger else 0 for seat in range(n)]
-    game.totals = [t + s for t, s in zip(game.totals, event.scores, strict=True)]
-    assert list(event.totals) == game.totals
+    tally.totals = [t + s for t, s in zip(tally.totals, event.scores, strict=True)]
+    assert list(event.totals) == tally.totals
 
 
 def check_turn_end(state: State) -> None:
@@ -264,48 +250,13 @@ def check_turn_end(state: State) -> None:
             assert all(len(p) <= 1 for p in state.discards)
 
 
-def check_views(state: State) -> None:
-    """Every seat sees the spectator's public part; only the drawer sees more."""
-    spectator = RULES.view(state, Spectator())
-    assert spectator.private is None
-    for seat in range(state.players):
-        seen = RULES.view(state, Seat(seat))
-        assert seen.public == spectator.public
-        assert seen.private is not None
-        drawer = seat == state.active and state.in_hand_drawn
-        assert seen.private.drawn_card == (state.in_hand if drawer else None)
-
-
-def play_move(game: Game, choose: random.Random, by_type: bool) -> None:
-    """Plays one random legal move and checks every invariant after it."""
-    before = game.state
-    seats = RULES.to_move(before)
-    assert seats, "somebody may always act until the game is over"
-    seat = choose.choice(seats)
-    legal = list(RULES.legal_moves(before, seat))
-    assert legal, (seat, before.phase)
-    command = choose_move(legal, choose, by_type)
-    for extra in choose.sample(legal, min(EXTRA_LEGAL_CHECKS, len(legal))):
-        assert isinstance(RULES.decide(before, extra, game.rng), Accepted), extra
-    decision = RULES.decide(before, command, game.rng)
-    assert isinstance(decision, Accepted), (command, decision)
-    if isinstance(command, Bounce):
-        check_bounce(game, before, command)
-    check_events(game, before, decision.events)
-    game.events.extend(decision.events)
-    game.state = RULES.fold(before, decision.events)
-    check_cards(game.state)
-    check_turn_end(game.state)
-    check_views(game.state)
-
-
-def check_end(game: Game) -> None:
-    """Invariant 10 and D16 at the end; replay equals the live state."""
-    state = game.state
-    ended = game.events[-1]
+def check_end(match_: RandomGame, tally: Tally) -> None:
+    """Invariant 10 and D16 at the end."""
+    state: State = match_.state
+    ended = match_.events[-1]
     assert isinstance(ended, GameEnded)
     assert len(state.round_scores) == 3
-    assert list(state.totals) == game.totals
+    assert list(state.totals) == tally.totals
     assert state.totals == tuple(map(sum, zip(*state.round_scores, strict=True)))
     best = min(state.totals)
     tied = [s for s, t in enumerate(state.totals) if t == best]
@@ -314,22 +265,24 @@ def check_end(game: Game) -> None:
         s for s in tied if third[s] == min(third[t] for t in tied)
     )
     assert RULES.outcome(state).winners == ended.winners
-    assert RULES.fold(game.initial, tuple(game.events)) == state
 
 
 @functools.cache
-def played(players: int, game: int) -> Game:
-    """Returns a finished random game, every invariant checked on the way."""
-    match_ = new_game(players, game)
+def played(players: int, game: int) -> Tally:
+    """Returns the tally of a finished random game, every invariant checked."""
+    match_, tally = new_game(players, game)
     check_cards(match_.state)
     choose = random.Random(f"{players}/{game}")
-    for _ in range(MAX_MOVES):
-        if match_.state.finished:
-            break
-        play_move(match_, choose, by_type=game % 2 == 1)
-    assert match_.state.finished, "the game did not end"
-    check_end(match_)
-    return match_
+
+    def pick_move(state: State) -> Command:
+        seat = choose.choice(RULES.to_move(state))
+        legal = tuple(RULES.legal_moves(state, seat))
+        command: Command = pick(legal, choose) if game % 2 else choose.choice(legal)
+        return command
+
+    play_out(match_, pick_move, tally.check, MAX_MOVES)
+    check_end(match_, tally)
+    return tally
 
 
 @pytest.mark.parametrize("game", range(GAMES_PER_PLAYER_COUNT))
@@ -340,9 +293,7 @@ def test_a_random_game_keeps_every_invariant_and_ends(players: int, game: int) -
 
 def test_the_random_games_reach_every_rare_situation() -> None:
     seen: Counter[str] = Counter()
-    for players, game in itertools.product(
-        PLAYER_COUNTS, range(GAMES_PER_PLAYER_COUNT)
-    ):
+    for players, game in itertools.product(PLAYER_COUNTS, range(RARE_GAMES)):
         seen += played(players, game).seen
     for name in (
         "DrawPileReshuffled",
@@ -355,108 +306,3 @@ def test_the_random_games_reach_every_rare_situation() -> None:
         "removed at deal",
     ):
         assert seen[name] >= 1, name
-
-
-# --- Hidden information at every revision ---
-
-
-def cards_in(value: object) -> Iterator[Card]:
-    """Yields every card named anywhere inside a view or an event."""
-    if isinstance(value, Card):
-        yield value
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for item in dataclasses.fields(value):
-            yield from cards_in(getattr(value, item.name))
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from cards_in(item)
-
-
-def secrets_for(state: State, seat: int | None) -> set[Card]:
-    """Returns the cards ``seat`` (None: a spectator) must not see in ``state``."""
-    hidden = {s.card for layout in state.layouts for s in layout if not s.face_up}
-    hidden |= set(state.draw_pile)
-    if state.in_hand is not None and state.in_hand_drawn and seat != state.active:
-        hidden.add(state.in_hand)
-    return hidden
-
-
-@pytest.mark.parametrize("game", range(REDACTION_GAMES))
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_no_viewer_ever_sees_a_face_down_card_or_the_draw_pile(
-    players: int, game: int
-) -> None:
-    match_ = played(players, game)
-    viewers: list[tuple[Viewer, int | None]] = [(Spectator(), None)]
-    viewers += [(Seat(s), s) for s in range(players)]
-    state = match_.initial
-    for event in match_.events:
-        state = RULES.evolve(state, event)
-        if state.finished:
-            break  # at the end every viewer sees everything (DESIGN §5)
-        for viewer, seat in viewers:
-            secret = secrets_for(state, seat)
-            shown = RULES.visible(event, viewer)
-            assert type(shown) is type(event)
-            assert not set(cards_in(shown)) & secret, (event, viewer)
-            assert not set(cards_in(RULES.view(state, viewer))) & secret, viewer
-
-
-# --- The same through the API messages ---
-
-
-def api_converter() -> Any:
-    """Returns the game's proto conversion module."""
-    return importlib.import_module("services.api.convert.gnoming_a_round")
-
-
-def message_cards(message: Message) -> Iterator[Card]:
-    """Yields every card a message holds, by its id."""
-    if type(message).__name__ == "GnomingARoundCard":
-        card = card_from_id(message.id)  # type: ignore[attr-defined]
-        assert card is not None, message
-        yield card
-        return
-    for descriptor, value in message.ListFields():
-        if descriptor.message_type is None:
-            continue
-        items = value if descriptor.is_repeated else [value]
-        for item in items:
-            yield from message_cards(item)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_the_api_messages_hide_what_the_views_hide(players: int) -> None:
-    convert = api_converter()
-    match_ = played(players, 0)
-    names = "games/g/players/{}".format
-    state = match_.initial
-    viewers: list[tuple[Viewer, int | None]] = [(Spectator(), None)]
-    viewers += [(Seat(s), s) for s in range(players)]
-    for event in match_.events:
-        state = RULES.evolve(state, event)
-        if state.finished:
-            break
-        for viewer, seat in viewers:
-            secret = secrets_for(state, seat)
-            shown = convert.event_to_proto(RULES.visible(event, viewer), names)
-            assert not set(message_cards(shown)) & secret
-            if isinstance(event, TurnStarted | RoundDealt):
-                domain_view = RULES.view(state, viewer)
-                seen = convert.view_to_proto(domain_view, names)
-                assert set(message_cards(seen)) == set(cards_in(domain_view))
-                assert not set(message_cards(seen)) & secret
-
-
-def test_every_legal_move_survives_the_round_trip_through_its_message() -> None:
-    convert = api_converter()
-    match_ = played(5, 1)
-    state = match_.initial
-    for event in match_.events[:400]:
-        state = RULES.evolve(state, event)
-        for seat in RULES.to_move(state):
-            for move in RULES.legal_moves(state, seat):
-                message = convert.move_to_proto(move)
-                assert convert.move_from_proto(message, seat, "move") == move
-    config = GnomingARoundConfig(first_player=3)
-    assert convert.config_from_proto(convert.config_to_proto(config)) == config
