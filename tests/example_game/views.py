@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from domain.common.seats import Operator, Seat, Spectator, Viewer
+from domain.common.seats import Operator, Viewer, own_only, redacted_for, seated
 from tests.example_game.events import (
     CardDrawn,
     CardPlayed,
@@ -64,34 +64,22 @@ def view(state: State, viewer: Viewer) -> ExampleView:
         to_move=to_move(state),
         finished=state.finished,
     )
-    private = None
-    if isinstance(viewer, Seat) and 0 <= viewer.index < state.players:
-        private = ExamplePrivate(state.hands[viewer.index])
+    seat = seated(viewer, state.players)
+    private = None if seat is None else ExamplePrivate(state.hands[seat])
     everyone = state.finished or isinstance(viewer, Operator)
     return ExampleView(public, private, state.hands if everyone else None)
 
 
 def visible(event: Event, viewer: Viewer) -> Event | None:
     """Returns ``event`` as ``viewer`` may see it."""
-    match viewer:
-        case Operator():
-            return event
-        case Seat(index=seat):
-            return _redacted(event, seat)
-        case Spectator():
-            return _redacted(event, None)
-        case _:
-            assert_never(viewer)
+    return redacted_for(viewer, event, _redacted)
 
 
 def _redacted(event: Event, seat: int | None) -> Event:
     """Returns ``event`` as seen by ``seat`` (None for a spectator)."""
     match event:
         case HandsDealt():
-            hands = tuple(
-                hand if owner == seat else () for owner, hand in enumerate(event.hands)
-            )
-            return replace(event, hands=hands, pile=())
+            return replace(event, hands=own_only(event.hands, seat), pile=())
         case CardDrawn():
             return event if event.seat == seat else replace(event, card=None)
         case CardPlayed() | TurnPassed() | GameEnded():
