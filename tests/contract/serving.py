@@ -31,6 +31,7 @@ from services.calls import (
 from services.codec import Codec
 from services.games import Applied, GamesApp, Seated
 from services.records import GameRecord
+from tests.contract.checks import check_refusal
 from tests.contract.playouts import pick
 from tests.playing import Clock, make_app
 
@@ -103,11 +104,10 @@ class Table:
             assert isinstance(self.play(seat, command), Applied)
 
     def refuses(self, request: Callable[[], Applied | Rejected]) -> Rejected:
-        """Asserts that ``request`` is refused and stores nothing."""
+        """Asserts that ``request`` is refused, says why and stores nothing."""
         revision = self.record().revision
         events = self.app.recorded_events(self.game_id)
-        result = request()
-        assert isinstance(result, Rejected), result
+        refused = check_refusal(request())
         assert self.record().revision == revision
         assert self.app.recorded_events(self.game_id) == events
-        return result
+        return refused

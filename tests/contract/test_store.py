@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -28,6 +29,7 @@ from tests.contract.serving import Table, serve
 
 MAX_MOVES = 5_000
 REFUSALS = 3  # moves before which refused requests are sent
+STALE = 3  # commands listed earlier, sent again, per move
 CHECKS_PER_VERDICT = 3  # moves taken back (or not) per verdict and game
 
 
@@ -57,9 +59,10 @@ def test_refused_requests_store_nothing(table: Table) -> None:
         for other in range(len(table.tokens)):
             if other not in rules.to_move(state):
                 table.refuses(partial(table.play, other, command))
-        for old in earlier:
-            if old not in legal and rules.actor(old) == seat:
-                table.refuses(partial(table.play, seat, old))
+        # Commands listed before, sent by the mover (it becomes theirs).
+        stale = [replace(old, seat=seat) for old in earlier]
+        for old in [command for command in stale if command not in legal][:STALE]:
+            table.refuses(partial(table.play, seat, old))
         assert isinstance(table.play(seat, command), Applied)
         others = [s for s in range(len(table.tokens)) if s != seat]
         table.refuses(partial(table.undo, others[0]))
