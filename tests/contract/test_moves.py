@@ -12,22 +12,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
-import pytest
-
 from domain.common.decision import Accepted
 from tests.contract.checks import check_refusal
-from tests.contract.playouts import PLAYOUTS, Playout, played, playout_id
+from tests.contract.playouts import Playout, playout_id
 
 EVERY_LEGAL_EVERY = 16  # moves between two moves whose whole legal list is decided
 SAMPLED_LEGAL = 3  # legal moves decided at the other moves, besides the one played
 EARLIER_TRIED = 3  # commands listed earlier tried again at each move
 REMEMBERED = 50  # how many earlier commands are kept to be tried again
-
-
-@pytest.fixture(params=PLAYOUTS, ids=playout_id)
-def playout(request: pytest.FixtureRequest) -> Playout:
-    """Returns a recorded random game."""
-    return played(*request.param)
 
 
 def test_the_seats_waited_for_and_only_they_have_moves_listed_alike_twice(

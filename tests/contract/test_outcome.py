@@ -12,17 +12,9 @@ may need consent), never less.
 
 from __future__ import annotations
 
-import pytest
-
 from domain.common.seats import Seat, Viewer
-from tests.contract.playouts import PLAYOUTS, Move, Playout, played, playout_id
+from tests.contract.playouts import Move, Playout
 from tests.contract.seen import pieces, viewers
-
-
-@pytest.fixture(params=PLAYOUTS, ids=playout_id)
-def playout(request: pytest.FixtureRequest) -> Playout:
-    """Returns a recorded random game."""
-    return played(*request.param)
 
 
 def test_the_game_ends_and_its_winners_are_its_leaders(playout: Playout) -> None:

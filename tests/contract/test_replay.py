@@ -10,18 +10,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from services.codec import Codec
-from tests.contract.playouts import PLAYOUTS, Playout, played, playout_id
+from tests.contract.playouts import Playout
 
 PURITY_EVERY = 7  # moves between two whose decision and events are made twice
-
-
-@pytest.fixture(params=PLAYOUTS, ids=playout_id)
-def playout(request: pytest.FixtureRequest) -> Playout:
-    """Returns a recorded random game."""
-    return played(*request.param)
 
 
 def test_folding_the_events_again_gives_every_revision(playout: Playout) -> None:
