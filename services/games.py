@@ -113,16 +113,12 @@ class GamesApp(GameStore):
         # How long a new table waits for players before it closes (None: ever).
         self.table_wait = table_wait
 
-    def create_game(self, request: CreateGame | str, *older: Any) -> Seated | Rejected:
+    def create_game(self, request: CreateGame) -> Seated | Rejected:
         """Opens a table of the request's game type and seats its creator, the host.
 
         With a request id, a retry returns the game the first attempt created
         (and the same seat token and invite code) and stores nothing new.
         """
-        if not isinstance(request, CreateGame):
-            # The older positional form (game type, config, max players, name,
-            # seed), which tests/property/ still use.
-            request = CreateGame(request, *older)
         rules = rules_for(request.game_type)
         if rules is None:
             return reject(
@@ -183,17 +179,13 @@ class GamesApp(GameStore):
             return self._seated_again(self.get_game(game_id), call, request_id)
         return self._issued(Seated(applied.record, 0, token, code))
 
-    def join_game(self, request: JoinGame | UUID, *older: Any) -> Seated | Rejected:
+    def join_game(self, request: JoinGame) -> Seated | Rejected:
         """Seats the caller in the game's next free seat (a private table's
         only with its invite code).
 
         As with ``create_game``, a retry with the same raw request id gets the
         same seat token, derived from the id, which only its key records.
         """
-        if not isinstance(request, JoinGame):
-            # The older positional form (game id, display name), which
-            # tests/property/ still use.
-            request = JoinGame(request, *older)
         request_id = request.request_id
         random_token = new_token()
 
@@ -222,14 +214,8 @@ class GamesApp(GameStore):
             return _seat_given_up()
         return self._issued(Seated(result.record, seat.index, token))
 
-    def start_game(
-        self, request: SeatRequest | UUID, *older: Any
-    ) -> Applied | Rejected:
+    def start_game(self, request: SeatRequest) -> Applied | Rejected:
         """Starts the game for a seated caller: deals and opens play."""
-        if not isinstance(request, SeatRequest):
-            # The older positional form (game id, token), which tests/property/
-            # still use.
-            request = SeatRequest(request, Call(*older))
         return self._for_seat(request.game_id, StartTable(), request.call)
 
     def leave_game(self, request: SeatRequest) -> Applied | Rejected:
@@ -304,20 +290,13 @@ class GamesApp(GameStore):
             )
         return ExpireTable()
 
-    def submit_move(
-        self, request: SubmitMove | UUID, *older: Any
-    ) -> Applied | Rejected:
+    def submit_move(self, request: SubmitMove) -> Applied | Rejected:
         """Applies the caller's move, for the caller's seat, if the rules accept it.
 
         The move was read from the request before its game was loaded; a move
         of another game, or one that did not read as a command, is refused
         before the rules and not decided again on a newer game.
         """
-        if not isinstance(request, SubmitMove):
-            # The older positional form (game id, token, sent move), which
-            # tests/property/ still use.
-            token, sent = older
-            request = SubmitMove(request, sent, Call(token))
         move = request.move
 
         def play(record: GameRecord, seat: int | None) -> PlayMove | Rejected:

@@ -51,10 +51,6 @@ def sent_move(command: Any) -> SentMove:
     return SentMove(game_type, command)
 
 
-# The older name, which tests/property/ still use.
-always = sent_move
-
-
 def make_app(
     clock: Clock,
     table_wait: timedelta | None = TABLE_WAIT,
