@@ -23,6 +23,17 @@ from services.api.errors import FieldViolation
 
 
 @dataclass(frozen=True, slots=True)
+class Api:
+    """The messages whose oneofs hold each game's members: ``tabletop.v1``'s."""
+
+    game: Any = game_pb2.Game  # config and view
+    move: Any = move_pb2.Move
+    event: Any = event_pb2.GameEvent
+    info: Any = game_type_pb2.GameTypeInfo  # details
+    game_type: Any = game_pb2.GameType
+
+
+@dataclass(frozen=True, slots=True)
 class Declaration:
     """What a game's conversion declares beyond the rules: only its departures."""
 
@@ -30,6 +41,7 @@ class Declaration:
     mapper: Mapper = field(default_factory=Mapper)
     # Commands whose ``action`` member is not their class name in snake case.
     renamed: Mapping[type, str] = field(default_factory=dict)
+    api: Api = field(default_factory=Api)
 
 
 def _message(container: Any, member: str) -> Any:
@@ -45,11 +57,11 @@ class GameConverter:
     """How one game's domain values travel in ``tabletop.v1`` messages."""
 
     def __init__(self, declared: Declaration) -> None:
-        rules, self.mapper = declared.rules, declared.mapper
+        rules, self.mapper, api = declared.rules, declared.mapper, declared.api
         self.game_type = rules.name
         self.proto_type: game_pb2.GameType = cast(
             "game_pb2.GameType",
-            game_pb2.GameType.Value(f"GAME_TYPE_{rules.name.upper()}"),
+            api.game_type.Value(f"GAME_TYPE_{rules.name.upper()}"),
         )
         self.config_field = f"{rules.name}_config"
         self.view_field = f"{rules.name}_view"
@@ -58,10 +70,11 @@ class GameConverter:
         self.self_undo = rules.self_undo
         self._details = rules.details
         self._config_type = rules.config_type
-        self._config = _message(game_pb2.Game, self.config_field)
-        self._view = _message(game_pb2.Game, self.view_field)
-        self._move = _message(move_pb2.Move, self.move_field)
-        self._event = _message(event_pb2.GameEvent, self.event_field)
+        self._config = _message(api.game, self.config_field)
+        self._view = _message(api.game, self.view_field)
+        self._move = _message(api.move, self.move_field)
+        self._event = _message(api.event, self.event_field)
+        self._info = api.info
         self._commands = members(tuple(rules.commands.values()), declared.renamed)
         self._command_of = {member: cls for cls, member in self._commands.items()}
         self._events = members(tuple(rules.events.values()))
@@ -70,7 +83,7 @@ class GameConverter:
         """Returns the game's reference data (``GameTypeInfo.details``), if any."""
         if self._details is None:
             return None
-        message = _message(game_type_pb2.GameTypeInfo, self.move_field)()
+        message = _message(self._info, self.move_field)()
         return self.mapper.fill(self._details(), message, _no_names)
 
     def config_from_proto(self, message: Any) -> Any | list[FieldViolation]:
