@@ -3,8 +3,8 @@
 Every game of ``domain/games/registry.py`` and the example game of the tests
 has an entry here. An entry says which tables to play and, as an oracle
 written from the game's rulebook rather than taken from its views, what a
-viewer may not see in a state. Games whose views and events travel in proto
-messages say so: only those run the message checks.
+viewer may not see in a state. Games whose views, events and moves travel in
+proto messages declare their converter: only those run the message checks.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from domain.common.rules import GameRules
 from domain.common.seats import Seat, Viewer
 from domain.games import fool, gnoming_a_round, hues_and_cues, qwirkle, split
 from domain.games.hues_and_cues.cards import CARDS
+from services.api.convert.base import GameConverter
+from services.api.convert.registry import converter_for
 from tests import example_game
 from tests.contract.seen import pieces
 
@@ -37,14 +39,20 @@ class ContractGame:
     # View fields that list every piece of the game by design, left out of the
     # search for hidden pieces.
     reference_fields: frozenset[str] = field(default_factory=frozenset)
-    # Whether views, events and moves have proto messages (a converter in
-    # ``services/api/convert/registry.py``); the message checks run only then.
-    messages: bool = True
+    # Returns the game's proto conversions, given its name: by default those
+    # the server's API serves. None while the game has no messages; only games
+    # that declare one run the message checks.
+    converter: Callable[[str], GameConverter] | None = converter_for
 
     @property
     def name(self) -> str:
         """Returns the game type."""
         return self.rules.name
+
+    def messages(self) -> GameConverter:
+        """Returns the game's proto conversions (for a game that declares them)."""
+        assert self.converter is not None, f"{self.name} declares no messages"
+        return self.converter(self.name)
 
     def table_options(self, players: int, number: int) -> Any:
         """Returns the options of game ``number``: the defaults unless varied."""
@@ -142,8 +150,8 @@ GAMES: tuple[ContractGame, ...] = (
         _split,
         config=lambda players, number: split.SplitConfig(first_dealer=number % players),
     ),
-    # No proto messages yet: it joins the message checks by declaring a
-    # converter and setting ``messages``.
+    # No proto messages yet: it joins the message checks by declaring its
+    # converter here.
     ContractGame(
         example_game.RULES,
         (2, 4),
@@ -151,7 +159,9 @@ GAMES: tuple[ContractGame, ...] = (
             set() if state.finished else _others(state.hands, viewer) | set(state.pile)
         ),
         config=lambda players, number: example_game.ExampleConfig(number % players),
-        messages=False,
+        converter=None,
     ),
 )
-MESSAGE_GAMES = tuple(game for game in GAMES if game.messages)
+MESSAGE_GAMES = tuple(game for game in GAMES if game.converter is not None)
+# Games the server's API serves: their ``Game`` and ``GameEvent`` messages too.
+SERVED_GAMES = tuple(game for game in GAMES if game.converter is converter_for)

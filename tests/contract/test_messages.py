@@ -1,7 +1,7 @@
 """Every game's messages carry its moves whole and hide what its views hide.
 
-Only games with proto messages (``MESSAGE_GAMES``: a converter in
-``services/api/convert/registry.py``) run here. Over random complete games:
+Only games that declare proto messages in their entry (``MESSAGE_GAMES``)
+run here. Over random complete games:
 every listed move and the table options survive the trip through their
 messages. At the first revisions of each event class: the spectator's view
 message holds no piece a seat's does not, and a seat's holds every piece its
@@ -24,9 +24,8 @@ from google.protobuf.message import Message
 
 from domain.common.seats import Operator, Spectator, Viewer
 from services.api.convert.game import event_to_proto, game_to_proto, player_name
-from services.api.convert.registry import converter_for
 from services.records import GameRecord, advance
-from tests.contract.games import MESSAGE_GAMES, ContractGame
+from tests.contract.games import MESSAGE_GAMES, SERVED_GAMES, ContractGame
 from tests.contract.playouts import PLAYOUTS, Playout, played, playout_id
 from tests.contract.seen import message_pieces, viewers
 from tests.contract.serving import Table
@@ -44,7 +43,7 @@ def test_every_listed_move_and_the_options_survive_their_messages(
     key: tuple[str, int, int],
 ) -> None:
     playout = played(*key)
-    convert = converter_for(playout.game.name)
+    convert = playout.game.messages()
     options = playout.game.table_options(playout.players, playout.number)
     assert convert.config_from_proto(convert.config_to_proto(options)) == options
     choose = random.Random(playout_id(key))
@@ -62,7 +61,7 @@ class Wire:
 
     def __init__(self, playout: Playout) -> None:
         self.playout = playout
-        self.convert = converter_for(playout.game.name)
+        self.convert = playout.game.messages()
         self.seed = playout.rng.seed
         self._views: dict[tuple[int, Viewer], Counter[object]] = {}
 
@@ -128,7 +127,7 @@ def test_messages_show_a_viewer_no_more_than_its_views(
             assert not beyond, (revision.event, viewer, beyond)
 
 
-@pytest.mark.parametrize("game", MESSAGE_GAMES, ids=lambda game: game.name)
+@pytest.mark.parametrize("game", SERVED_GAMES, ids=lambda game: game.name)
 def test_game_messages_hold_the_seed_only_once_the_game_is_over(
     game: ContractGame,
 ) -> None:
@@ -157,7 +156,7 @@ def test_game_messages_hold_the_seed_only_once_the_game_is_over(
     assert shown.seed == record.table.seed
     everything = game.rules.view(record.table.game, Operator())
     names = functools.partial(player_name, record.game_id)
-    convert = converter_for(game.name)
+    convert = game.messages()
     assert getattr(shown, convert.view_field) == convert.view_to_proto(
         everything, names
     )
