@@ -21,6 +21,7 @@ from services.api.convert.base import GameConverter
 from services.api.convert.registry import converter_for
 from tests import example_game
 from tests.contract.seen import pieces
+from tests.example_game import convert as example_convert
 
 Secrets = Callable[[Any, Viewer], Collection[object]]
 
@@ -150,8 +151,8 @@ GAMES: tuple[ContractGame, ...] = (
         _split,
         config=lambda players, number: split.SplitConfig(first_dealer=number % players),
     ),
-    # No proto messages yet: it joins the message checks by declaring its
-    # converter here.
+    # Its messages are its own (tests/example_game/protos), converted by the
+    # same rules as the server's games.
     ContractGame(
         example_game.RULES,
         (2, 4),
@@ -159,7 +160,7 @@ GAMES: tuple[ContractGame, ...] = (
             set() if state.finished else _others(state.hands, viewer) | set(state.pile)
         ),
         config=lambda players, number: example_game.ExampleConfig(number % players),
-        converter=None,
+        converter=example_convert.converter,
     ),
 )
 MESSAGE_GAMES = tuple(game for game in GAMES if game.converter is not None)
