@@ -1,10 +1,15 @@
 """The event store of a server: the games application on the configured database.
 
 On PostgreSQL it also sets how the connection pool copes with an outage, and
-creates the schema and tables under an advisory lock.
+creates the schema and tables under an advisory lock. On SQLite it puts a new
+file in WAL mode first, waiting out another opener.
 """
 
 from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
 
 import psycopg
 from eventsourcing.postgres import PostgresRecorder
@@ -32,6 +37,9 @@ POOL_ENV = {"POSTGRES_CONNECT_TIMEOUT": "1"}
 RECONNECT_SECONDS = 2.0
 
 
+# How long opening a SQLite file waits for another opener to put it in WAL mode.
+WAL_SWITCH_SECONDS = 10.0
+
 # The key of the advisory lock under which a server creates its tables.
 _SETUP_LOCK = 0x7461626C65746F70  # "tabletop"
 
@@ -41,9 +49,13 @@ def create_app(settings: Settings) -> GamesApp:
 
     On PostgreSQL the schema and tables are created under an advisory lock:
     servers starting together would otherwise race in ``CREATE OR REPLACE
-    FUNCTION`` and one of them fail ("tuple concurrently updated").
+    FUNCTION`` and one of them fail ("tuple concurrently updated"). A new
+    SQLite file is put in WAL mode before the library opens it, for the same
+    reason.
     """
     env = persistence_env(settings.database)
+    if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
+        _switch_to_wal(Path(env["SQLITE_DBNAME"]))
     if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
         return _games_app(env, settings)
     env |= POOL_ENV
@@ -62,6 +74,31 @@ def create_app(settings: Settings) -> GamesApp:
     if isinstance(recorder, PostgresRecorder):
         recorder.datastore.pool.reconnect_timeout = RECONNECT_SECONDS
     return app
+
+
+def _switch_to_wal(path: Path) -> None:
+    """Puts a SQLite file in WAL mode, retrying while another opener does.
+
+    The library switches a file to WAL when it first connects, but SQLite
+    refuses that switch at once ("database is locked", without calling the
+    busy handler) while another connection is switching it too: applications
+    opening a new file together would fail. Once the file is in WAL mode (it
+    stays so), the library's own check finds it and changes nothing.
+    """
+    deadline = time.monotonic() + WAL_SWITCH_SECONDS
+    connection = sqlite3.connect(path, timeout=WAL_SWITCH_SECONDS)
+    try:
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+            else:
+                return
+    finally:
+        connection.close()
 
 
 def _games_app(env: dict[str, str], settings: Settings) -> GamesApp:
