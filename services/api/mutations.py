@@ -59,10 +59,13 @@ def expected_revision(value: int) -> int:
 
 
 def seen_by_caller(
-    app: GamesApp, applied: Applied, token: str | None
+    app: GamesApp, applied: Applied, token: str | None, *, full: bool = True
 ) -> tuple[game_pb2.Game, list[event_pb2.GameEvent]]:
-    """Returns the game and the events a command appended, as its caller sees them."""
+    """Returns the game and the events a command appended, as its caller sees them.
+
+    ``full`` adds the game's own view to the game (GAME_VIEW_FULL).
+    """
     record = applied.record
     viewer = caller(app, record, token)
-    game = game_to_proto(record, viewer, full=True)
+    game = game_to_proto(record, viewer, full=full)
     return game, [event_to_proto(record, event, viewer) for event in applied.events]

@@ -31,14 +31,16 @@ def submit_move(
     """Applies the caller's move if the rules accept it.
 
     The move is read before its game is loaded; the use case gives it the
-    caller's seat and checks that it is a move of that game.
+    caller's seat and checks that it is a move of that game. The game comes
+    back in full unless the request asks for GAME_VIEW_BASIC.
     """
     game_id = parse_game_name(request.name)
     revision = expected_revision(request.expected_revision)
     call = Call(token, *identify(request, "SubmitMove", token), revision)
     move = move_from_request(request.move)
     applied = accepted(app.submit_move(SubmitMove(game_id, move, call)))
-    game, events = seen_by_caller(app, applied, token)
+    full = request.view != api.GAME_VIEW_BASIC
+    game, events = seen_by_caller(app, applied, token, full=full)
     return api.SubmitMoveResponse(game=game, events=events)
 
 

@@ -20,11 +20,14 @@ from domain.common.rng import Rng, commitment
 from domain.games.qwirkle import RULES, Color, QwirkleConfig, Shape, Tile
 from services.api.convert.registry import converter_for
 from tests.e2e.client import (
+    auth,
     create_qwirkle,
     expect_error,
     get,
     health_status,
+    legal_moves,
     play_to_end,
+    seat_of,
     start_two_seats,
 )
 from tests.e2e.conftest import Server
@@ -128,3 +131,38 @@ def test_a_token_of_one_game_does_not_open_another(server: Server) -> None:
     second, _ = start_two_seats(server.stub)
     code, reason, _ = expect_error(get, server.stub, second, first_tokens[0])
     assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")
+
+
+def test_a_basic_move_reply_is_the_basic_game_and_the_seats_own_events(
+    server: Server,
+) -> None:
+    name, tokens = start_two_seats(server.stub, SEED)
+    mover = seat_of(get(server.stub, name, tokens[0]).current_player)
+    revision, moves = legal_moves(server.stub, name, tokens[mover])
+    reply = server.stub.SubmitMove(
+        game_service_pb2.SubmitMoveRequest(
+            name=name,
+            move=moves[0],
+            expected_revision=revision,
+            view=game_service_pb2.GAME_VIEW_BASIC,
+        ),
+        metadata=auth(tokens[mover]),
+        timeout=10,
+    )
+
+    assert reply.game.WhichOneof("view") is None
+    basic = server.stub.GetGame(
+        game_service_pb2.GetGameRequest(
+            name=name, view=game_service_pb2.GAME_VIEW_BASIC
+        ),
+        metadata=auth(tokens[mover]),
+        timeout=10,
+    ).game
+    assert reply.game == basic
+    listed = server.stub.ListGameEvents(
+        game_service_pb2.ListGameEventsRequest(parent=name),
+        metadata=auth(tokens[mover]),
+        timeout=10,
+    ).events
+    assert list(reply.events) == [e for e in listed if e.revision > revision]
+    assert any(event.HasField("qwirkle") for event in reply.events)
