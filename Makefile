@@ -25,6 +25,10 @@ GEN_FILES := $(GEN)/tabletop/__init__.py $(GEN)/tabletop/v1/__init__.py \
 NODE_DIR := tests/node
 NODE_STAMP := $(NODE_DIR)/node_modules/.tabletop-installed
 
+# The Node.js load generator of bench/moves.py, installed the same way.
+BENCH_NODE_DIR := bench/node
+BENCH_NODE_STAMP := $(BENCH_NODE_DIR)/node_modules/.tabletop-installed
+
 # Written by .ci/ensure-postgres: POSTGRES_HOST, POSTGRES_PORT, ... for the tests.
 PG_ENV := .ci/.pg.env
 
@@ -61,6 +65,10 @@ $(INSTALL_STAMP): pyproject.toml
 
 $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 	npm ci --prefix $(NODE_DIR) --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+$(BENCH_NODE_STAMP): $(BENCH_NODE_DIR)/package.json $(BENCH_NODE_DIR)/package-lock.json
+	npm ci --prefix $(BENCH_NODE_DIR) --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 proto: $(GEN_FILES)
@@ -112,13 +120,13 @@ bench-fanout: $(INSTALL_STAMP) $(GEN_FILES)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/fanout.py $(BENCH_ARGS)
 
-bench-moves: $(INSTALL_STAMP) $(GEN_FILES)
+bench-moves: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/moves.py $(BENCH_ARGS)
 
 # Every benchmark one after another (about 15 minutes), as docs/performance.md
 # was measured; BENCH_ARGS does not apply.
-bench: $(INSTALL_STAMP) $(GEN_FILES)
+bench: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	$(MAKE) --no-print-directory bench-rules BENCH_ARGS="--seconds 8"
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS=

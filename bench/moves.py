@@ -1,21 +1,31 @@
 """Moves end to end: SubmitMove through a real server, beside pgbench's limit.
 
-Starts a real ``tabletop serve`` on PostgreSQL; this process is the load
-generator. At each client count (default 1, 8 and 64) that many clients play
-for ``--seconds``: each opens a table (Qwirkle for even-numbered clients, Fool!
-with four seats for odd ones), holds every seat's token, and until the game
-ends asks the seat to move for one legal move (``ListLegalMoves`` with
+Starts a real ``tabletop serve`` on PostgreSQL and, as the load generator, the
+Node.js program bench/node/moves.mjs (@grpc/grpc-js; ``make bench-moves`` runs
+``npm ci`` for it), so the generator costs less CPU than the server it measures
+on the same cores. At each client count (default 1, 8 and 64) that many clients
+play for ``--seconds``: each opens a table (Qwirkle for even-numbered clients,
+Fool! with four seats for odd ones), holds every seat's token, and until the
+game ends asks the seat to move for one legal move (``ListLegalMoves`` with
 ``page_size=1``) and submits it. A client starts a new game when its game ends.
-Only ``SubmitMove`` calls are counted and timed (p50/p95/p99 of their latency).
+``SubmitMove`` is timed alone and with the ``ListLegalMoves`` before it (the
+pair), p50/p95/p99.
+
+CPU per move: the user and system time of the server process and of every
+process it started (``/proc/<pid>/stat``), and of the generator, over the timed
+window only, divided by the moves stored in it (opening tables included).
 
 In the same run pgbench plays the database's limit on the same PostgreSQL: one
 transaction per statement, each a one-row INSERT, at the same client counts.
-The last column is moves/s divided by pgbench's transactions/s.
+The ratio column is moves/s divided by pgbench's transactions/s.
 
-Each server setup runs on a new schema: this checkout with one process and with
-two (``tabletop serve --processes 2``), and with ``--baseline REVISION`` first
-the server of that commit, from a temporary git work tree, for a before/after
-in one run.
+Each server setup runs on a new schema: this checkout with each ``--processes``
+count (``auto`` when the server takes it) and each ``--workers`` count, and with
+``--baseline REVISION`` first the server of that commit, from a temporary git
+work tree, for a before/after in one run. The generator reads the protos of the
+server it plays (the baseline's own for the baseline), so it sends only fields
+that server knows; ``--view`` chooses SubmitMoveRequest.view (default: the
+leanest GameView those protos offer; none without the field).
 
 Run it with ``make bench-moves`` (``BENCH_ARGS="--baseline 6d9f8ce --seconds 10"``).
 """
@@ -23,125 +33,30 @@ Run it with ``make bench-moves`` (``BENCH_ARGS="--baseline 6d9f8ce --seconds 10"
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
+import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-import grpc
 import psycopg
 from psycopg.conninfo import make_conninfo
-from tabletop.v1 import fool_pb2, game_pb2, game_service_pb2, game_service_pb2_grpc
 
-from bench.fanout import auth, rss_kib, start_server
+from bench.fanout import rss_kib, start_server
 from bench.length import default_database
 
-CLIENTS_PER_CHANNEL = 8  # a few phones share one connection in this generator
+ROOT = Path(__file__).resolve().parent.parent
+GENERATOR = ROOT / "bench" / "node" / "moves.mjs"
 PGBENCH_TABLE = "bench_pgbench_rows"
 _TPS = re.compile(r"tps = ([\d.]+) \(without initial connection time\)")
-if TYPE_CHECKING:
-    Stub: TypeAlias = game_service_pb2_grpc.GameServiceAsyncStub
-
-
-@dataclass
-class Tally:
-    """What the clients of one level did: SubmitMove latencies, refusals."""
-
-    latencies: list[float] = field(default_factory=list)  # seconds
-    refused: int = 0
-    games: int = 0
-
-
-async def open_table(stub: Stub, client: int) -> tuple[str, list[str], str]:
-    """Opens and starts a table; returns its name, seat tokens and current player."""
-    if client % 2 == 0:
-        game = game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE)
-        seats = 2
-    else:
-        game = game_pb2.Game(
-            game_type=game_pb2.GAME_TYPE_FOOL, fool_config=fool_pb2.FoolConfig()
-        )
-        seats = 4
-    created = await stub.CreateGame(
-        game_service_pb2.CreateGameRequest(game=game, display_name="Seat 0")
-    )
-    name, tokens = created.game.name, [created.seat_token]
-    for seat in range(1, seats):
-        joined = await stub.JoinGame(
-            game_service_pb2.JoinGameRequest(name=name, display_name=f"Seat {seat}")
-        )
-        tokens.append(joined.seat_token)
-    started = await stub.StartGame(
-        game_service_pb2.StartGameRequest(name=name), metadata=auth(tokens[0])
-    )
-    return name, tokens, started.game.current_player
-
-
-async def one_move(
-    stub: Stub, name: str, tokens: list[str], current: str, tally: Tally
-) -> game_pb2.Game | None:
-    """Submits one legal move of the seat to act; returns the game after it."""
-    seats = [int(current.rsplit("/", 1)[1])] if current else range(len(tokens))
-    for seat in seats:
-        moves = await stub.ListLegalMoves(
-            game_service_pb2.ListLegalMovesRequest(name=name, page_size=1),
-            metadata=auth(tokens[seat]),
-        )
-        if not moves.moves:
-            continue
-        request = game_service_pb2.SubmitMoveRequest(
-            name=name, move=moves.moves[0], expected_revision=moves.revision
-        )
-        started = time.perf_counter()
-        try:
-            reply = await stub.SubmitMove(request, metadata=auth(tokens[seat]))
-        except grpc.aio.AioRpcError:
-            tally.refused += 1
-            return None
-        tally.latencies.append(time.perf_counter() - started)
-        return reply.game
-    return None
-
-
-async def client(stub: Stub, index: int, until: float, tally: Tally) -> None:
-    """Plays games one after another until ``until``."""
-    while time.perf_counter() < until:
-        name, tokens, current = await open_table(stub, index)
-        tally.games += 1
-        while time.perf_counter() < until:
-            game = await one_move(stub, name, tokens, current, tally)
-            if game is None:
-                break
-            if game.state != game_pb2.GAME_STATE_IN_PROGRESS:
-                break
-            current = game.current_player
-
-
-async def level(address: str, clients: int, seconds: float) -> Tally:
-    """Runs ``clients`` concurrent clients for ``seconds``; returns their tally."""
-    channels = [
-        grpc.aio.insecure_channel(address)
-        for _ in range(max(1, clients // CLIENTS_PER_CHANNEL))
-    ]
-    stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
-    tally = Tally()
-    until = time.perf_counter() + seconds
-    await asyncio.gather(
-        *(client(stubs[i % len(stubs)], i, until, tally) for i in range(clients))
-    )
-    for channel in channels:
-        await channel.close()
-    return tally
 
 
 def connection_of(database: str) -> dict[str, str]:
@@ -218,7 +133,7 @@ def group_rss_kib(pid: int) -> int:
 
 
 def percentile(ordered: list[float], share: float) -> float:
-    """Returns the nearest-rank percentile of sorted values, in milliseconds."""
+    """Returns the nearest-rank percentile of sorted seconds, in milliseconds."""
     return ordered[round(share * (len(ordered) - 1))] * 1000
 
 
@@ -231,9 +146,58 @@ class Setup:
     options: tuple[str, ...] = ()
 
 
+def generator_command(
+    address: str, server_pid: int, protos: Path, args: argparse.Namespace
+) -> list[str]:
+    """Returns the command line of the Node.js generator for one server."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node is not installed (Node.js 20 or later)")
+    if not (GENERATOR.parent / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        raise RuntimeError("run `npm ci --prefix bench/node` (make bench-moves does)")
+    return [
+        node,
+        str(GENERATOR),
+        f"--address={address}",
+        f"--clients={args.clients}",
+        f"--seconds={args.seconds}",
+        f"--view={args.view}",
+        f"--protos={protos}",
+        f"--server-pid={server_pid}",
+        f"--clock-ticks={os.sysconf('SC_CLK_TCK')}",
+        f"--clients-per-channel={args.clients_per_channel}",
+    ]
+
+
+def row(setup: Setup, level: dict[str, Any], tps: float | None, mib: float) -> str:
+    """Formats one client count's figures as a line of the table."""
+    submit, pair = level["submit_ms"], level["pair_ms"]
+    ratio = f"{level['moves_per_s'] / tps:>7.3f}" if tps else f"{'-':>7}"
+
+    def ms(value: float | None, width: int = 8) -> str:
+        return f"{value:>{width}.2f}" if value is not None else f"{'-':>{width}}"
+
+    return (
+        f"{setup.label:<26}{level['clients']:>7}{level['moves']:>7}"
+        f"{level['moves_per_s']:>9.1f}{ms(submit['p50'])}{ms(submit['p95'])}"
+        f"{ms(submit['p99'])}{ms(pair['p50'], 9)}{ms(pair['p95'], 9)}"
+        f"{ms(pair['p99'], 9)}{level['refused']:>8}{level['games']:>6}{ratio}"
+        f"{ms(level['server_cpu_ms_per_move'], 10)}"
+        f"{ms(level['generator_cpu_ms_per_move'], 10)}{mib:>11.1f}"
+    )
+
+
+HEADER = (
+    f"{'server':<26}{'clients':>7}{'moves':>7}{'moves/s':>9}{'p50 ms':>8}"
+    f"{'p95 ms':>8}{'p99 ms':>8}{'pair p50':>9}{'pair p95':>9}{'pair p99':>9}"
+    f"{'refused':>8}{'games':>6}{'ratio':>7}{'srv ms/mv':>10}{'gen ms/mv':>10}"
+    f"{'server MiB':>11}"
+)
+
+
 def measure(
-    setup: Setup, counts: list[int], seconds: float, limits: dict[int, float]
-) -> None:
+    setup: Setup, args: argparse.Namespace, limits: dict[int, float]
+) -> list[dict[str, Any]]:
     """Starts the setup's server on a new schema and prints one row per count."""
     database = default_database()
     # Every client plays as fast as it can from one address, far above the
@@ -241,24 +205,28 @@ def measure(
     # checkout is told to turn it off.
     unlimited = ("--rate-limit", "0") if setup.root is None else ()
     server, address = start_server(database, *setup.options, *unlimited, cwd=setup.root)
+    protos = (setup.root or ROOT) / "protos"
+    levels: list[dict[str, Any]] = []
     try:
-        asyncio.run(level(address, 2, 2.0))  # warm up imports, pools, caches
-        for clients in counts:
-            tally = asyncio.run(level(address, clients, seconds))
-            ordered = sorted(tally.latencies)
-            rate = len(ordered) / seconds
-            print(
-                f"{setup.label:<22}{clients:>7}{len(ordered):>8}{rate:>9.1f}"
-                f"{statistics.median(ordered) * 1000:>8.2f}"
-                f"{percentile(ordered, 0.95):>8.2f}{percentile(ordered, 0.99):>8.2f}"
-                f"{tally.refused:>8}{tally.games:>6}{rate / limits[clients]:>7.3f}"
-                f"{group_rss_kib(server.pid) / 1024:>11.1f}",
-                flush=True,
-            )
+        command = generator_command(address, server.pid, protos, args)
+        with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as generator:  # noqa: S603
+            assert generator.stdout is not None  # noqa: S101 (stdout=PIPE)
+            for line in generator.stdout:
+                level = json.loads(line)
+                if not levels:
+                    print(f"# {setup.label}: SubmitMove view {level['view'] or 'none'}")
+                levels.append({"server": setup.label, **level})
+                mib = group_rss_kib(server.pid) / 1024
+                print(row(setup, level, limits.get(level["clients"]), mib), flush=True)
+                if level["errors"]:
+                    print(f"#   {level['errors']} failed calls: {level['last_error']}")
+        if generator.returncode != 0:
+            raise RuntimeError(f"the generator failed ({generator.returncode})")
     finally:
         server.terminate()
         server.wait(timeout=30)
         run_sql(database, f"DROP SCHEMA IF EXISTS {schema_of(database)} CASCADE")
+    return levels
 
 
 @contextmanager
@@ -277,39 +245,96 @@ def checkout(revision: str | None) -> Iterator[Path | None]:
             subprocess.run([*git, "remove", "--force", str(tree)], check=True)  # noqa: S603
 
 
+def takes_auto_processes() -> bool:
+    """Tells whether this checkout's ``tabletop serve`` takes ``--processes auto``."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "infra.cli", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    found = re.search(r"\n  --processes .*?(?=\n  -)", shown.stdout, re.DOTALL)
+    return found is not None and "auto" in found.group()
+
+
+def setups_of(args: argparse.Namespace, tree: Path | None) -> list[Setup]:
+    """Returns the server setups to measure, the baseline's first."""
+    setups = [Setup(f"{args.baseline}, 1 process", tree)] if tree else []
+    workers = [w for w in args.workers.split(",") if w] or [""]
+    for processes in args.processes.split(","):
+        if processes == "auto" and not takes_auto_processes():
+            print("# --processes auto: this server does not take it; left out")
+            continue
+        options = ("--processes", processes) if processes != "1" else ()
+        for count in workers:
+            label = f"this tree, {processes} proc."
+            if count:
+                label += f" {count} w."
+            extra = ("--workers", count) if count else ()
+            setups.append(Setup(label, None, (*options, *extra)))
+    return setups
+
+
 def main() -> None:
     """Runs pgbench, then every server setup at every client count."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", default="1,8,64", help="client counts")
     parser.add_argument("--seconds", type=float, default=10.0, help="per level")
     parser.add_argument(
-        "--processes", default="1,2", help="server process counts to measure"
+        "--processes",
+        default="1,2",
+        help="server process counts to measure; auto if the server takes it",
+    )
+    parser.add_argument(
+        "--workers", default="", help="server --workers counts (default its own)"
     )
     parser.add_argument(
         "--baseline", metavar="REVISION", help="also measure the server at this commit"
     )
+    parser.add_argument(
+        "--view",
+        default="auto",
+        help="SubmitMoveRequest.view: auto (the leanest), none, a name or a number",
+    )
+    parser.add_argument(
+        "--clients-per-channel",
+        type=int,
+        default=8,
+        help="clients sharing one connection (a few phones behind one)",
+    )
+    parser.add_argument(
+        "--no-pgbench", action="store_true", help="leave pgbench out (no ratio)"
+    )
+    parser.add_argument("--json", type=Path, help="also write every figure here")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    pgbench_database = default_database()
-    try:
-        limits = {n: pgbench_tps(pgbench_database, n, args.seconds) for n in counts}
-    finally:
-        schema = schema_of(pgbench_database)
-        run_sql(pgbench_database, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-    print(f"# moves end to end, {os.cpu_count()} cores; pgbench one-row INSERT tps:")
-    print("# " + ", ".join(f"{n} clients {tps:.0f}" for n, tps in limits.items()))
-    print(
-        f"{'server':<22}{'clients':>7}{'moves':>8}{'moves/s':>9}{'p50 ms':>8}"
-        f"{'p95 ms':>8}{'p99 ms':>8}{'refused':>8}{'games':>6}{'ratio':>7}"
-        f"{'server MiB':>11}"
-    )
+    limits: dict[int, float] = {}
+    if not args.no_pgbench:
+        pgbench_database = default_database()
+        try:
+            limits = {n: pgbench_tps(pgbench_database, n, args.seconds) for n in counts}
+        finally:
+            schema = schema_of(pgbench_database)
+            run_sql(pgbench_database, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"# moves end to end, {os.cpu_count()} cores, load average {load}")
+    if limits:
+        print("# pgbench one-row INSERT tps: ", end="")
+        print(", ".join(f"{n} clients {tps:.0f}" for n, tps in limits.items()))
+    print("# ms per move (mv): CPU time of the server's processes, of the generator")
+    print(HEADER)
+    results: list[dict[str, Any]] = []
     with checkout(args.baseline) as tree:
-        setups = [Setup(f"{args.baseline}, 1 process", tree)] if tree else []
-        for processes in (int(n) for n in args.processes.split(",")):
-            options = ("--processes", str(processes)) if processes > 1 else ()
-            setups.append(Setup(f"this tree, {processes} proc.", None, options))
-        for setup in setups:
-            measure(setup, counts, args.seconds, limits)
+        for setup in setups_of(args, tree):
+            results += measure(setup, args, limits)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"# load average at the end {load}")
+    if args.json:
+        document = {"pgbench_tps": limits, "levels": results}
+        args.json.write_text(json.dumps(document, indent=2) + "\n")
 
 
 if __name__ == "__main__":
