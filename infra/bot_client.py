@@ -171,6 +171,7 @@ def _moves_while_possible(seat: BotSeat, delay: float, stop: threading.Event) ->
                     move=suggestion.move,
                     expected_revision=suggestion.revision,
                     request_id=str(uuid.uuid4()),
+                    view=api.GAME_VIEW_BASIC,  # the reply is not read
                 ),
                 metadata=seat.metadata,
                 timeout=CALL_SECONDS,

@@ -154,6 +154,9 @@ def submit(session: Session, move: move_pb2.Move) -> None:
                 move=move,
                 expected_revision=session.menu.revision,
                 request_id=str(uuid.uuid4()),
+                # The game is reloaded in full right after; the reply's
+                # revision and digest are all that is kept of it.
+                view=game_service_pb2.GAME_VIEW_BASIC,
             ),
             metadata=connection.metadata,
             timeout=UNARY_TIMEOUT,

@@ -287,7 +287,13 @@ async function play(address) {
       const reply = await unary(
         client,
         "SubmitMove",
-        { name: game, move: choose(legal), expectedRevision: revision, requestId: randomUUID() },
+        {
+          name: game,
+          move: choose(legal),
+          expectedRevision: revision,
+          requestId: randomUUID(),
+          view: "GAME_VIEW_BASIC",
+        },
         tokens[seat],
       );
       check(reply.game.revision > revision, "SubmitMove did not advance the revision");
