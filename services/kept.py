@@ -5,42 +5,129 @@ by events read from it, and a game's stored history never changes (an undo
 appends), so the fold at a revision is a fact that can be kept for good. The
 checkpoints are also stored as snapshots (``services/snapshots.py``), which a
 process that has not seen a game yet reads instead of folding every event.
+
+What is kept is bounded in bytes (``--keep-memory``), not in games: a finished
+Qwirkle game, with a fold every 100 revisions, holds about 200 KiB, a new game
+a few KiB. Each kept fold's size is estimated once, when it is kept, by a walk
+over the objects it reaches (``estimate``); the latest fold, which changes with
+every move, is walked again only every ``WALK_EVERY`` revisions and between two
+walks is counted ``GROWTH`` bytes larger per revision. The least recently used
+games are dropped, with their checkpoints, until the estimates fit the bound;
+the game kept last always stays, even alone above it, so that the fold just
+made is the one the next call of that game reads.
 """
 
 from __future__ import annotations
 
+import enum
+import gc
+import sys
 import threading
+import types
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from uuid import UUID
 
 from services.records import GameRecord, RecordedEvent, advance
 from services.snapshots import CHECKPOINT_EVERY, Snapshots
 
-__all__ = ["CHECKPOINT_EVERY", "KEPT_GAMES", "KeptGames"]
+__all__ = ["CHECKPOINT_EVERY", "KEEP_MEMORY", "KeptGames", "estimate"]
 
-KEPT_GAMES = 1_000  # games kept, the least recently used dropped first
+KEEP_MEMORY = 256 * 1024 * 1024  # bytes of kept folds, the least recently used dropped
+# The latest fold of a game is walked again after this many revisions; between
+# two walks each revision counts GROWTH bytes (a Qwirkle fold grows by at most
+# about 1 KiB a revision, the other games' by under 650 bytes).
+WALK_EVERY = 16
+GROWTH = 512
+
+# Shared by every fold, never owned by one: classes, modules, code, enum members.
+_SHARED = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    enum.Enum,
+)
+
+
+def estimate(record: GameRecord) -> int:
+    """Returns about how many bytes ``record`` holds, shared ones included.
+
+    A walk over every object the fold reaches (through ``gc.get_referents``,
+    which sees inside slots, read-only mappings and ``immutables.Map``),
+    summing ``sys.getsizeof``; the game's rules and what every fold shares are
+    left out. Objects a fold shares with the game's other kept folds count in
+    each, so a game's estimate is above what it holds (by up to half, measured).
+    """
+    seen = {id(record.rules)}
+    total = 0
+    stack: list[object] = [record]
+    referents = gc.get_referents
+    while stack:
+        item = stack.pop()
+        key = id(item)
+        if key in seen or isinstance(item, _SHARED):
+            continue
+        seen.add(key)
+        total += sys.getsizeof(item)
+        stack.extend(referents(item))
+    return total
+
+
+@dataclass(slots=True)
+class _Kept:
+    """A kept game: its latest fold (None: only checkpoints) and their sizes."""
+
+    latest: GameRecord | None = None
+    latest_bytes: int = 0
+    walked: int = 0  # the revision of the latest fold last walked
+    walked_bytes: int = 0  # what that walk found
+    checkpoints: dict[int, GameRecord] = field(default_factory=dict)
+    checkpoint_bytes: int = 0
+
+    @property
+    def size(self) -> int:
+        """The estimated bytes of every fold kept for the game."""
+        return self.latest_bytes + self.checkpoint_bytes
 
 
 class KeptGames:
-    """The latest fold and every ``CHECKPOINT_EVERY``-th fold of recent games."""
+    """The latest fold and every ``CHECKPOINT_EVERY``-th fold of recent games.
+
+    ``memory`` bounds the estimated bytes of everything kept (``estimate``).
+    """
 
     def __init__(
-        self, size: int = KEPT_GAMES, snapshots: Snapshots | None = None
+        self, memory: int = KEEP_MEMORY, snapshots: Snapshots | None = None
     ) -> None:
-        self.size = size
+        self.memory = memory
         self.snapshots = snapshots
-        self._latest: OrderedDict[UUID, GameRecord] = OrderedDict()
-        self._checkpoints: dict[UUID, dict[int, GameRecord]] = {}
+        self._games: OrderedDict[UUID, _Kept] = OrderedDict()  # oldest use first
+        self._bytes = 0  # the sum of the kept games' sizes
         self._lock = threading.Lock()
+
+    @property
+    def bytes(self) -> int:
+        """The estimated bytes of every kept fold, checkpoints included."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        """The number of games with a kept fold."""
+        return len(self._games)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games
 
     def latest(self, game_id: UUID) -> GameRecord | None:
         """Returns the latest kept fold of a game, None if none is kept."""
         with self._lock:
-            record = self._latest.get(game_id)
-            if record is not None:
-                self._latest.move_to_end(game_id)
-            return record
+            kept = self._games.get(game_id)
+            if kept is None or kept.latest is None:
+                return None
+            self._games.move_to_end(game_id)
+            return kept.latest
 
     def stored(self, game_id: UUID, revision: int | None = None) -> GameRecord | None:
         """Returns the newest stored snapshot at or below ``revision``, and keeps it.
@@ -50,17 +137,16 @@ class KeptGames:
         """
         record = self.snapshots.read(game_id, revision) if self.snapshots else None
         if record is not None:
-            with self._lock:
-                kept = self._checkpoints.setdefault(game_id, {})
-                kept[record.revision] = record
+            self._keep(game_id, None, [(record, estimate(record))])
         return record
 
     def checkpoint(self, game_id: UUID, revision: int) -> GameRecord | None:
         """Returns the kept or stored fold nearest below or at ``revision``."""
         with self._lock:
-            kept = self._checkpoints.get(game_id, {})
-            below = [r for r in kept if r <= revision]
-            nearest = kept[max(below)] if below else None
+            kept = self._games.get(game_id)
+            checkpoints = kept.checkpoints if kept is not None else {}
+            below = [r for r in checkpoints if r <= revision]
+            nearest = checkpoints[max(below)] if below else None
         floor = revision - revision % CHECKPOINT_EVERY
         if floor == 0 or (nearest is not None and nearest.revision == floor):
             return nearest  # no stored snapshot is nearer
@@ -88,21 +174,54 @@ class KeptGames:
             if record.revision % CHECKPOINT_EVERY == 0:
                 passed.append(record)
         if record is not None:
-            self._keep(record, passed)
+            self._keep(game_id, record, [(p, estimate(p)) for p in passed])
         if store and passed and self.snapshots is not None:
             self.snapshots.write(passed)
         return record
 
-    def _keep(self, record: GameRecord, passed: list[GameRecord]) -> None:
+    def _keep(
+        self,
+        game_id: UUID,
+        record: GameRecord | None,
+        checkpoints: list[tuple[GameRecord, int]],
+    ) -> None:
+        """Keeps a game's new latest fold and checkpoints, then fits the bound.
+
+        Walks (``estimate``) are made outside the lock: a walk of the latest
+        fold made needlessly, by a call that then finds a newer one, costs only
+        its time.
+        """
         with self._lock:
-            game_id = record.game_id
-            kept = self._latest.get(game_id)
-            if kept is None or kept.revision < record.revision:
-                self._latest[game_id] = record
-            self._latest.move_to_end(game_id)
-            checkpoints = self._checkpoints.setdefault(game_id, {})
-            for checkpoint in passed:
-                checkpoints[checkpoint.revision] = checkpoint
-            while len(self._latest) > self.size:
-                dropped, _ = self._latest.popitem(last=False)
-                self._checkpoints.pop(dropped, None)
+            kept = self._games.get(game_id)
+            walked = (
+                kept.walked if kept is not None and kept.latest is not None else None
+            )
+        fresh = None
+        if record is not None and (
+            walked is None or record.revision >= walked + WALK_EVERY
+        ):
+            fresh = estimate(record)
+        with self._lock:
+            kept = self._games.setdefault(game_id, _Kept())
+            self._games.move_to_end(game_id)
+            before = kept.size
+            if record is not None and (
+                kept.latest is None or kept.latest.revision < record.revision
+            ):
+                due = kept.latest is None or record.revision >= kept.walked + WALK_EVERY
+                if fresh is None and due:  # rare: another call changed the game
+                    fresh = estimate(record)
+                if fresh is not None:
+                    kept.walked, kept.walked_bytes = record.revision, fresh
+                kept.latest = record
+                kept.latest_bytes = (
+                    kept.walked_bytes + (record.revision - kept.walked) * GROWTH
+                )
+            for checkpoint, size in checkpoints:
+                if checkpoint.revision not in kept.checkpoints:
+                    kept.checkpoints[checkpoint.revision] = checkpoint
+                    kept.checkpoint_bytes += size
+            self._bytes += kept.size - before
+            while self._bytes > self.memory and len(self._games) > 1:
+                _, dropped = self._games.popitem(last=False)
+                self._bytes -= dropped.size
