@@ -80,7 +80,10 @@ function chooseView(wanted) {
     }
     return null;
   }
-  const enumName = field.typeName.replace(/^\./, "");
+  // typeName may be relative ("GameView") or absolute (".tabletop.v1.GameView").
+  const typeName = field.typeName.replace(/^\./, "");
+  const enumName =
+    [typeName, `tabletop.v1.${typeName}`].find((name) => definition[name]) ?? typeName;
   const values = enumValues(enumName);
   if (wanted !== "auto") {
     if (/^\d+$/.test(wanted)) {
