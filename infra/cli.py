@@ -18,6 +18,7 @@ from infra.settings import (
     cap,
     check_tracing,
     count,
+    memory_size,
     rate,
     read_token_file,
     seconds,
@@ -122,6 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
         "keygen writes (env TABLETOP_SIGNING_KEY_FILE); without one the server "
         "makes an ephemeral key and says so at start",
     )
+    serve.add_argument(
+        "--keep-memory",
+        type=_memory_size,
+        default=defaults.keep_memory,
+        metavar="BYTES",
+        help="memory for games kept folded, the least recently used dropped "
+        "first: bytes, or with B, KiB, MiB or GiB, as 64MiB "
+        "(env TABLETOP_KEEP_MEMORY, default %(default)s bytes: 256MiB)",
+    )
     serve.add_argument("--log-level", default="INFO", help="default %(default)s")
     serve.add_argument(
         "--log-format",
@@ -217,6 +227,14 @@ def _add_client_caps(serve: argparse.ArgumentParser, defaults: Settings) -> None
     )
 
 
+def _memory_size(value: str) -> int:
+    """Returns ``memory_size(value)``; argparse shows its refusal as it is."""
+    try:
+        return memory_size(value)
+    except SettingsError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _signing_key_bytes(path: str | None, processes: int) -> bytes | None:
     """Returns the key to sign with, read once here; or one for a group to share."""
     if path is not None:
@@ -273,6 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_waiting_tables=args.max_waiting_tables,
             max_timed_games=args.max_timed_games,
             table_wait_seconds=args.table_wait_seconds,
+            keep_memory=args.keep_memory,
             operator_token=operator_token,
             signing_key_file=signing_key_file,
             signing_key_bytes=_signing_key_bytes(signing_key_file, args.processes),

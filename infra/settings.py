@@ -37,6 +37,9 @@ DEFAULT_MAX_WAITING_TABLES = 100  # per client address
 DEFAULT_MAX_TIMED_GAMES = 20  # unfinished, with a turn time limit, per address
 # How long a table waits for players before it closes; 0: it waits for ever.
 DEFAULT_TABLE_WAIT_SECONDS = 24 * 3600
+# Bytes of game folds kept in memory (services/kept.py, the same default there).
+DEFAULT_KEEP_MEMORY = 256 * 1024 * 1024
+MEMORY_UNITS = {"": 1, "B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 LOG_FORMATS = ("text", "json")
 # The modules tracing needs: the optional ``tracing`` extra installs them.
 TRACING_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.grpc")
@@ -76,6 +79,8 @@ class Settings:
     max_timed_games: int = DEFAULT_MAX_TIMED_GAMES
     # Seconds a new table waits for players before it closes (0: for ever).
     table_wait_seconds: int = DEFAULT_TABLE_WAIT_SECONDS
+    # Estimated bytes of the games' folds kept in memory (services/kept.py).
+    keep_memory: int = DEFAULT_KEEP_MEMORY
     # The credential of GameAuditService; None refuses every audit call. Kept
     # out of repr so that logging the settings never shows it.
     operator_token: str | None = field(default=None, repr=False)
@@ -138,6 +143,9 @@ class Settings:
                     "TABLETOP_TABLE_WAIT_SECONDS", str(DEFAULT_TABLE_WAIT_SECONDS)
                 ),
                 "a whole number of seconds, 0 (tables wait for ever) or more",
+            ),
+            keep_memory=memory_size(
+                environ.get("TABLETOP_KEEP_MEMORY", str(DEFAULT_KEEP_MEMORY))
             ),
             metrics_listen=optional_address(environ.get("TABLETOP_METRICS_LISTEN", "")),
             log_format=log_format(environ.get("TABLETOP_LOG_FORMAT", "text")),
@@ -267,6 +275,30 @@ def _whole(value: str, expected: str) -> int:
         msg = f"expected {expected}, got {value!r}"
         raise SettingsError(msg)
     return number
+
+
+def memory_size(value: str) -> int:
+    """Returns a positive number of bytes, such as ``268435456`` or ``256MiB``.
+
+    The units are B, KiB, MiB and GiB (powers of 1024), a space before them
+    allowed; a fraction is allowed with a unit (``1.5GiB``) and rounded down.
+    """
+    number, unit = value.strip(), ""
+    for name in sorted(MEMORY_UNITS, key=len, reverse=True):
+        if name and number.lower().endswith(name.lower()):
+            number, unit = number[: -len(name)].strip(), name
+            break
+    try:
+        size = float(number) * MEMORY_UNITS[unit] if unit else int(number)
+    except ValueError:
+        size = 0
+    if not 1 <= size < float("inf"):
+        msg = (
+            "expected a positive number of bytes, with B, KiB, MiB or GiB "
+            f"or none (64MiB, 268435456), got {value!r}"
+        )
+        raise SettingsError(msg)
+    return int(size)
 
 
 def address(value: str) -> str:

@@ -90,3 +90,29 @@ def test_a_bad_rate_limit_in_the_environment_exits_with_a_message(
     monkeypatch.setenv("TABLETOP_RATE_LIMIT", "lots")
     assert main(["serve"]) == 2
     assert "calls per second" in capsys.readouterr().err
+
+
+def test_the_kept_games_memory_is_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert build_parser().parse_args(["serve"]).keep_memory == 256 * 1024**2
+    args = build_parser().parse_args(["serve", "--keep-memory", "64MiB"])
+    assert args.keep_memory == 64 * 1024**2
+    monkeypatch.setenv("TABLETOP_KEEP_MEMORY", "1GiB")
+    assert build_parser().parse_args(["serve"]).keep_memory == 1024**3
+
+
+def test_a_bad_kept_games_memory_option_says_what_is_expected(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--keep-memory", "64MB"])
+    err = capsys.readouterr().err
+    assert "argument --keep-memory: expected a positive number of bytes" in err
+    assert "'64MB'" in err
+
+
+def test_a_bad_kept_games_memory_in_the_environment_exits_with_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TABLETOP_KEEP_MEMORY", "lots")
+    assert main(["serve"]) == 2
+    assert "positive number of bytes" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from infra.settings import (
     DEFAULT_CREATE_LIMIT,
     DEFAULT_DATABASE,
     DEFAULT_JOIN_LIMIT,
+    DEFAULT_KEEP_MEMORY,
     DEFAULT_LIST_LIMIT,
     DEFAULT_LISTEN,
     DEFAULT_RATE_BURST,
@@ -18,7 +19,9 @@ from infra.settings import (
     DEFAULT_WORKERS,
     Settings,
     SettingsError,
+    memory_size,
 )
+from services.kept import KEEP_MEMORY
 
 # --- PostgreSQL ---
 
@@ -359,3 +362,39 @@ def test_a_zero_turns_one_per_address_limit_off(env: dict[str, str]) -> None:
 def test_a_bad_per_address_limit_is_refused(env: dict[str, str]) -> None:
     with pytest.raises(SettingsError):
         Settings.from_env(env)
+
+
+# --- kept games' memory ---
+
+
+def test_the_kept_games_memory_defaults_to_the_kept_games_default() -> None:
+    assert Settings.from_env({}).keep_memory == DEFAULT_KEEP_MEMORY == KEEP_MEMORY
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("268435456", 268_435_456),
+        ("64MiB", 64 * 1024**2),
+        ("64 mib", 64 * 1024**2),
+        (" 512KiB ", 512 * 1024),
+        ("1.5GiB", 3 * 1024**3 // 2),
+        ("4096B", 4096),
+        ("1", 1),
+    ],
+)
+def test_the_kept_games_memory_reads_bytes_and_units(value: str, expected: int) -> None:
+    assert memory_size(value) == expected
+    environ = {"TABLETOP_KEEP_MEMORY": value}
+    assert Settings.from_env(environ).keep_memory == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "0", "-1", "0MiB", "64MB", "64M", "12XB", "MiB", "1.5", "nan", "infGiB"],
+)
+def test_a_bad_kept_games_memory_is_refused_with_the_units(value: str) -> None:
+    with pytest.raises(SettingsError, match="positive number of bytes, with B, KiB"):
+        memory_size(value)
+    with pytest.raises(SettingsError, match=repr(value).replace(".", r"\.")):
+        Settings.from_env({"TABLETOP_KEEP_MEMORY": value})
