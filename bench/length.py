@@ -26,34 +26,48 @@ length it prints the median time of
   written).
 
 Run it with ``make bench-length`` (``BENCH_ARGS="--database postgresql://..."``).
+
+With ``--kept N`` it measures instead what kept games hold in memory: it plays
+a few two-seat Qwirkle games to their end in memory, then keeps N copies of
+them (each a game of its own) in one ``KeptGames`` bounded by ``--keep-memory``
+and prints, every so many games, the process's resident memory (RSS) growth
+per game kept so far and the kept folds' estimated bytes per game: RSS stays
+flat once the bound is reached.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
+import random
 import statistics
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from domain.common.decision import Rejected
+from domain.common.table import TableStatus
 from domain.games.hues_and_cues import RULES, HuesAndCuesConfig
+from domain.games.qwirkle import QwirkleConfig
 from infra.event_store import create_app
-from infra.settings import Settings
+from infra.settings import Settings, memory_size
 from services.calls import (
     Call,
     CreateGame,
     JoinGame,
     RespondUndo,
     SeatRequest,
+    SentMove,
     SubmitMove,
 )
 from services.games import Applied, GamesApp
-from services.kept import CHECKPOINT_EVERY
-from services.records import GameRecord, fold
+from services.kept import CHECKPOINT_EVERY, KeptGames
+from services.records import GameRecord, RecordedEvent, fold
 from tests.long_games import first_cue
 
 LENGTHS = (10, 100, 1_000, 10_000)
@@ -199,13 +213,73 @@ def median_of(seconds: list[float]) -> float:
     return statistics.median(seconds) * 1000 if seconds else float("nan")
 
 
+def qwirkle_events(app: GamesApp, seed: int) -> list[RecordedEvent]:
+    """Returns the events of a two-seat Qwirkle game played to its end at random."""
+    created = ok(
+        app.create_game(
+            CreateGame("qwirkle", QwirkleConfig(), 2, "Ana", seed=bytes([seed]) * 32)
+        )
+    )
+    game_id = created.record.game_id
+    tokens = [created.token, ok(app.join_game(JoinGame(game_id, "Ben"))).token]
+    ok(app.start_game(SeatRequest(game_id, Call(tokens[0]))))
+    chooser = random.Random(seed)
+    record = ok(app.get_game(game_id))
+    while record.table.status is not TableStatus.FINISHED:
+        (seat,) = record.rules.to_move(record.table.game)
+        moves = itertools.islice(record.rules.legal_moves(record.table.game, seat), 12)
+        move = SentMove("qwirkle", chooser.choice(list(moves)))
+        record = ok(app.submit_move(SubmitMove(game_id, move, Call(tokens[seat]))))
+        record = record.record
+    events: list[RecordedEvent] = app.recorded_events(game_id)
+    return [replace(item, digest="") for item in events]  # folded again per copy
+
+
+def rss() -> int:
+    """Returns the process's resident memory in bytes (Linux)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def kept_memory(games: int, memory: int, every: int) -> None:
+    """Keeps ``games`` finished Qwirkle games and prints memory per kept game."""
+    app = GamesApp({"PERSISTENCE_MODULE": "eventsourcing.popo"}, allow_client_seed=True)
+    played = [qwirkle_events(app, seed) for seed in range(4)]
+    del app
+    kept = KeptGames(memory=memory)
+    print(f"# {games} finished Qwirkle games kept, bound {memory / 2**20:g} MiB")
+    print(
+        f"# revisions a game: {', '.join(str(len(e)) for e in played)}; "
+        "RSS growth and estimate in KiB"
+    )
+    print(f"{'games':>7}{'kept':>7}{'RSS MiB':>9}{'RSS/game':>10}{'est/kept':>10}")
+    base = rss()
+    for index in range(1, games + 1):
+        events = played[index % len(played)]
+        kept.advance(None, uuid.UUID(int=index), events, store=False)
+        if index % every == 0 or index == games:
+            grown = rss() - base
+            print(
+                f"{index:>7}{len(kept):>7}{grown / 2**20:>9.1f}"
+                f"{grown / min(index, len(kept)) / 1024:>10.1f}"
+                f"{kept.bytes / len(kept) / 1024:>10.1f}",
+                flush=True,
+            )
+
+
 def main() -> None:
     """Builds one game per length and prints the load times."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database", default=None, help="default: a new schema")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--lengths", type=int, nargs="*", default=list(LENGTHS))
+    parser.add_argument("--kept", type=int, default=0, help="games to keep instead")
+    parser.add_argument("--keep-memory", type=memory_size, default=64 * 2**20)
+    parser.add_argument("--every", type=int, default=100, help="games a line")
     args = parser.parse_args()
+    if args.kept:
+        kept_memory(args.kept, args.keep_memory, args.every)
+        return
     database = args.database or default_database()
     app = create_app(Settings(database=database))
     print(f"# game length on {database.split('@')[-1]}; medians of {args.repeat}")
