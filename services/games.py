@@ -9,7 +9,7 @@ de-duplicates, decides with the table's and the game's rules, and appends.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -50,6 +50,7 @@ from services.calls import (
     SentMove,
     SubmitMove,
 )
+from services.listings import Listings
 from services.records import GameRecord
 from services.request_ids import request_key
 from services.stand_ins import resigned_to_move, timeout_for
@@ -97,6 +98,27 @@ class Invited:
     invite_code: str
 
 
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    """A seat's legal moves in a game, listed a page at a time."""
+
+    record: GameRecord
+    seat: int | None  # None while play is not on: no moves
+    listings: Listings
+
+    def page(self, start: int, size: int) -> tuple[tuple[Any, ...], bool]:
+        """Returns up to ``size`` moves from ``start`` on, and whether more follow."""
+        record, seat = self.record, self.seat
+        if seat is None:
+            return (), False
+        game, rules = record.table.game, record.rules
+        key = (record.game_id, record.revision, seat, start)
+        page, more = self.listings.page(
+            key, size, lambda: rules.legal_moves(game, seat)
+        )
+        return tuple(page), more
+
+
 class GamesApp(GameStore):
     """The games application: every use case of the game service."""
 
@@ -112,6 +134,7 @@ class GamesApp(GameStore):
         self.allow_client_seed = allow_client_seed
         # How long a new table waits for players before it closes (None: ever).
         self.table_wait = table_wait
+        self.listings = Listings()
 
     def create_game(self, request: CreateGame) -> Seated | Rejected:
         """Opens a table of the request's game type and seats its creator, the host.
@@ -345,21 +368,17 @@ class GamesApp(GameStore):
             return record, None
         return record, choose_move(record.table.game_type, game, seat)
 
-    def legal_moves(
-        self, game_id: UUID, token: str | None
-    ) -> tuple[GameRecord, Iterator[Any]] | Rejected:
-        """Returns the game and every move the caller's seat could make now.
+    def legal_moves(self, game_id: UUID, token: str | None) -> LegalMoves | Rejected:
+        """Returns the game and the moves the caller's seat could make now.
 
-        The moves come lazily, in the rules' fixed order, so that one page of
-        them costs only the moves up to its end.
+        The moves are listed a page at a time, in the rules' fixed order; a
+        page resumes the listing the previous page kept (services/listings.py).
         """
         found = self._playing_seat(game_id, token)
         if isinstance(found, Rejected):
             return found
         record, seat = found
-        if seat is None:
-            return record, iter(())
-        return record, iter(record.rules.legal_moves(record.table.game, seat))
+        return LegalMoves(record, seat, self.listings)
 
     def _playing_seat(
         self, game_id: UUID, token: str | None

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from tabletop.v1 import game_service_pb2 as api
 
 from domain.common.decision import Rejected, RejectionKind, reject
@@ -50,19 +48,19 @@ def list_legal_moves(
     """Returns one page of the moves the caller's seat could make now."""
     game_id = parse_game_name(request.name)
     size = page_size(request.page_size, default=100, maximum=1000)
-    record, moves = accepted(app.legal_moves(game_id, token))
     resume = decode_page_token(request.page_token, _LISTING, request.name)
+    start = resume.position if resume else 0
+    legal = accepted(app.legal_moves(game_id, token))
+    record = legal.record
     if resume is not None and resume.revision != record.revision:
         raise ApiError(rejection_status(_moved_on(record.revision, resume.revision)))
-    start = resume.position if resume else 0
+    moves, more = legal.page(start, size)
     converter = converter_for(record.table.game_type)
     response = api.ListLegalMovesResponse(revision=record.revision)
-    # One move past the page tells whether another page follows.
-    page = list(itertools.islice(moves, start, start + size + 1))
-    for command in page[:size]:
+    for command in moves:
         move = response.moves.add()
         getattr(move, converter.move_field).CopyFrom(converter.move_to_proto(command))
-    if len(page) > size:
+    if more:
         after = PageToken(_LISTING, start + size, request.name, record.revision)
         response.next_page_token = encode_page_token(after)
     return response

@@ -16,7 +16,8 @@ from domain.common.rng import SEED_BYTES, commitment
 from domain.common.seats import Seat, Spectator
 from domain.games.qwirkle import RULES, Pass, QwirkleConfig, TilesDealt
 from services.calls import Call, CreateGame, JoinGame, SeatRequest, SentMove, SubmitMove
-from services.games import Applied, GamesApp, Seated
+from services.games import Applied, GamesApp, LegalMoves, Seated
+from services.listings import Listings
 from services.records import GameRecord, StoredEvent
 from services.tokens import token_hash
 from tests.helpers import SEED, fold_table, refused
@@ -409,13 +410,44 @@ def test_legal_moves_lists_the_moves_of_the_callers_seat(app: GamesApp) -> None:
     seat, token = on_turn(app, game)
     result = app.legal_moves(game.game_id, token)
     assert not isinstance(result, Rejected)
-    record, moves = result
-    listed = list(moves)
-    assert listed == list(RULES.legal_moves(record.table.game, seat))
+    listed, more = result.page(0, 10_000)
+    assert list(listed) == list(RULES.legal_moves(result.record.table.game, seat))
     assert listed
+    assert not more
     waiting = app.legal_moves(game.game_id, game.tokens[1 - seat])
     assert not isinstance(waiting, Rejected)
-    assert list(waiting[1]) == []
+    assert waiting.page(0, 10) == ((), False)
+
+
+def test_legal_moves_pages_resume_the_listing_and_list_the_same_moves(
+    app: GamesApp,
+) -> None:
+    game = start_two_player_game(app)
+    seat, token = on_turn(app, game)
+    legal = app.legal_moves(game.game_id, token)
+    assert not isinstance(legal, Rejected)
+    every = list(RULES.legal_moves(legal.record.table.game, seat))
+    assert len(every) > 3
+    listings = 0
+
+    def counted(state: Any, seat: int) -> Iterator[Any]:
+        nonlocal listings
+        listings += 1
+        return RULES.legal_moves(state, seat)
+
+    record = replace(legal.record, rules=replace(RULES, legal_moves=counted))
+    kept = Listings()
+    paged: list[Any] = []
+    more, start = True, 0
+    while more:
+        page, more = LegalMoves(record, seat, kept).page(start, 3)
+        paged += page
+        start += 3
+    # A page nobody kept (another process's, say) lists again from the start.
+    again = LegalMoves(record, seat, Listings()).page(3, 3)
+    assert paged == every
+    assert listings == 2
+    assert again == (tuple(every[3:6]), len(every) > 6)
 
 
 def test_get_game_at_a_revision_returns_the_state_then(app: GamesApp) -> None:
