@@ -70,6 +70,9 @@ class Listener:
         self.record: GameRecord | None = None
         self._feed = feed
         self._waiter: asyncio.Future[None] | None = None
+        # Ends an idle wait; kept from one wait to the next (see ``_sleep``).
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0  # when ``_timer`` fires
         self._error: Exception | None = None
 
     def __enter__(self) -> Self:
@@ -91,6 +94,9 @@ class Listener:
 
     def close(self) -> None:
         """Stops listening; the game's feed forgets this listener."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self._feed.forget(self)
 
     def fail(self, error: Exception) -> None:
@@ -118,20 +124,32 @@ class Listener:
                 self.last = entries[-1].revision
                 self.record = entries[-1].record
                 return entries
-            remaining = deadline - loop.time()
-            if remaining <= 0:
+            if deadline <= loop.time():
                 return ()
-            await self._sleep(loop, remaining)
+            await self._sleep(loop, deadline)
 
-    async def _sleep(self, loop: asyncio.AbstractEventLoop, seconds: float) -> None:
-        """Waits until woken or ``seconds`` have passed (cheaper than wait_for)."""
+    async def _sleep(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        """Waits until woken, or until ``deadline`` at the latest.
+
+        The timer outlives the wait: a stream woken by each move would otherwise
+        arm and cancel a timer per move. Deadlines only move later, so a timer
+        kept from an earlier wait fires early at worst, and ``next`` then waits
+        again, arming it anew.
+        """
+        if self._timer is None or self._timer_at > deadline:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_at(deadline, self._ring)
+            self._timer_at = deadline
         self._waiter = waiter = loop.create_future()
-        timer = loop.call_later(seconds, _release, waiter)
         try:
             await waiter
         finally:
-            timer.cancel()
             self._waiter = None
+
+    def _ring(self) -> None:
+        self._timer = None
+        self.wake()
 
     async def _read_gap(self) -> tuple[Entry, ...]:
         """Returns this stream's own entries for events the shared log no longer has.
@@ -145,11 +163,6 @@ class Listener:
             record = advance(record, self._feed.game_id, item)
             entries.append(Entry(item, record))
         return tuple(entries)
-
-
-def _release(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 class GameFeed:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import Any, TypeAlias
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
 from uuid import UUID
 
 import grpc
@@ -60,8 +60,6 @@ from services.tracebacks import withheld_traceback
 log = logging.getLogger(__name__)
 
 Response = game_service_pb2.StreamGameResponse
-# Turns the entries a stream is woken with into the items it sends.
-Items: TypeAlias = Callable[[Sequence[Entry], Viewer], Iterator[Response]]
 
 
 async def stream_game(
@@ -70,35 +68,74 @@ async def stream_game(
     request: game_service_pb2.StreamGameRequest,
     context: Any,
 ) -> AsyncIterator[Response]:
-    """Yields the caller's feed of a game; ends it with the right status."""
+    """Yields the caller's feed of a game; ends it with the right status.
+
+    One generator from the request to the last item: every item sent passes
+    through each generator it is yielded from, for every stream.
+    """
     try:
-        async for item in _stream(app, feed, request, context):
-            yield item
-    except ApiError as error:
-        await context.abort_with_status(error.status)
-    except SlowConsumerError:
-        await context.abort_with_status(_slow_consumer())
-    except FeedClosedError:
-        await context.abort_with_status(_shutting_down())
-    except (OperationalError, InterfaceError):
-        log.warning("event store unavailable", exc_info=True)
-        await context.abort_with_status(
-            unavailable("The game store is unavailable; retry shortly.")
-        )
-    except Exception as error:  # noqa: BLE001 (a bug, whatever its type)
-        log.error(  # noqa: TRY400 (the traceback is logged, without messages)
-            "unhandled error in StreamGame\n%s", withheld_traceback(error)
-        )
-        await context.abort_with_status(internal())
+        game_id = parse_game_name(request.name)
+        token = bearer_token(context.invocation_metadata())
+        with feed.listen(game_id) as listener:  # before the read: nothing slips by
+            record, viewer, first = await _open(app, listener, game_id, token, request)
+            for message in first:
+                yield message
+            if _finished(record):
+                if not request.snapshot_first:
+                    yield snapshot(record, viewer)
+                return
+            items = batch_messages if request.batch_events else event_messages
+            heartbeat_seconds = feed.heartbeat_seconds
+            last: Entry | None = None
+            while not _finished(record):
+                entries = await listener.next(heartbeat_seconds)
+                if not entries:
+                    yield Response(
+                        heartbeat=game_service_pb2.Heartbeat(revision=listener.last)
+                    )
+                    continue
+                if isinstance(viewer, Seat):
+                    for part, now in _seat_changes(entries, viewer):
+                        for item in items(part, viewer):
+                            yield item
+                        if now is not None:
+                            viewer = _reseat(app, now, token)
+                else:  # a spectator sits nowhere: nothing to cut
+                    for item in items(entries, viewer):
+                        yield item
+                last, record = entries[-1], entries[-1].record
+            yield snapshot_message(last, viewer) if last else snapshot(record, viewer)
+    except Exception as error:  # noqa: BLE001 (each has its status)
+        await context.abort_with_status(_status_of(error))
 
 
-async def _stream(
+def _status_of(error: Exception) -> grpc.Status:
+    """Returns the status a stream ends with after ``error``; logs the unforeseen."""
+    if isinstance(error, ApiError):
+        return error.status
+    if isinstance(error, SlowConsumerError):
+        return _slow_consumer()
+    if isinstance(error, FeedClosedError):
+        return _shutting_down()
+    if isinstance(error, (OperationalError, InterfaceError)):
+        log.warning("event store unavailable", exc_info=error)
+        return unavailable("The game store is unavailable; retry shortly.")
+    log.error("unhandled error in StreamGame\n%s", withheld_traceback(error))
+    return internal()
+
+
+async def _open(
     app: GamesApp,
-    feed: Feed,
+    listener: Listener,
+    game_id: UUID,
+    token: str | None,
     request: game_service_pb2.StreamGameRequest,
-    context: Any,
-) -> AsyncIterator[Response]:
-    game_id = parse_game_name(request.name)
+) -> tuple[GameRecord, Viewer, list[Response]]:
+    """Reads the game for the caller; returns it, the caller and the first items.
+
+    Those are the caller's snapshot, or the stored events after
+    ``after_revision``; the listener takes its place after the game read.
+    """
     after = request.after_revision
     if after < 0:
         raise ApiError(
@@ -108,66 +145,32 @@ async def _stream(
                 [FieldViolation("after_revision", "must be >= 0")],
             )
         )
-    token = bearer_token(context.invocation_metadata())
-    with feed.listen(game_id) as listener:  # before the read: nothing slips by
-        record, viewer, backlog = await asyncio.to_thread(
-            _load, app, game_id, token, after, backlog=not request.snapshot_first
-        )
-        listener.start(record)
-        if request.snapshot_first:
-            yield snapshot(record, viewer)
-            if _finished(record):
-                return
-        else:
-            # Converted with the game as it is now: once it has finished, every
-            # caller sees all of it (decision T5).
-            messages = await asyncio.to_thread(
-                _events, record, backlog, viewer, batch=request.batch_events
-            )
-            for message in messages:
-                yield message
-        items = batch_messages if request.batch_events else event_messages
-
-        def reseat(now: GameRecord) -> Viewer | None:
-            return app.viewer_for(now, token)
-
-        async for item in _follow(
-            listener, record, viewer, feed.heartbeat_seconds, items, reseat
-        ):
-            yield item
+    record, viewer, backlog = await asyncio.to_thread(
+        _load, app, game_id, token, after, backlog=not request.snapshot_first
+    )
+    listener.start(record)
+    if request.snapshot_first:
+        return record, viewer, [snapshot(record, viewer)]
+    # Converted with the game as it is now: once it has finished, every caller
+    # sees all of it (decision T5).
+    messages = await asyncio.to_thread(
+        _events, record, backlog, viewer, batch=request.batch_events
+    )
+    return record, viewer, messages
 
 
-async def _follow(
-    listener: Listener,
-    record: GameRecord,
-    viewer: Viewer,
-    heartbeat_seconds: float,
-    items: Items,
-    reseat: Callable[[GameRecord], Viewer | None],
-) -> AsyncIterator[Response]:
-    """Yields the new events after ``record`` until the game finishes, then it.
+def _reseat(app: GamesApp, record: GameRecord, token: str | None) -> Viewer:
+    """Returns the caller's seat after a ``PlayerLeft``; ends a seat given up.
 
     A seat's stream follows its seat: when a seat is given up the seats after
     it move down, so the caller's seat is looked up again after each
     ``PlayerLeft``, and a stream whose seat was given up ends there, before it
     could show the next holder of that seat number anything.
     """
-    last: Entry | None = None
-    while not _finished(record):
-        entries = await listener.next(heartbeat_seconds)
-        if not entries:
-            yield Response(heartbeat=game_service_pb2.Heartbeat(revision=listener.last))
-        for part, after in _seat_changes(entries, viewer):
-            for item in items(part, viewer):
-                yield item
-            if after is not None:
-                moved = reseat(after)
-                if moved is None:
-                    raise ApiError(rejection_status(_seat_given_up()))
-                viewer = moved
-        if entries:
-            last, record = entries[-1], entries[-1].record
-    yield (snapshot(record, viewer) if last is None else snapshot_message(last, viewer))
+    moved = app.viewer_for(record, token)
+    if moved is None:
+        raise ApiError(rejection_status(_seat_given_up()))
+    return moved
 
 
 def _seat_changes(
