@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Sequence
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Notification, Subscription
@@ -130,11 +131,28 @@ class Feed:
             if self._stopped.is_set():
                 subscription.stop()
         with subscription:
-            for notification in subscription:
-                self._position = notification.id
-                self._notify(notification)
+            # A move's events are committed together and read in one page:
+            # posted together, its streams are woken once for all of them.
+            ready: dict[UUID, list[RecordedEvent]] = {}
+            try:
+                for notification in subscription:
+                    self._position = notification.id
+                    self._notify(notification, ready)
+                    if ready and not _more_at_hand(subscription):
+                        self._post_ready(ready)
+            finally:  # what was decoded is posted, even if the next read failed
+                self._post_ready(ready)
 
-    def _notify(self, notification: Notification) -> None:
+    def _post_ready(self, ready: dict[UUID, list[RecordedEvent]]) -> None:
+        """Posts the events in ``ready`` and empties it."""
+        for game_id, events in ready.items():
+            self._post(game_id, tuple(events))
+        ready.clear()
+
+    def _notify(
+        self, notification: Notification, ready: dict[UUID, list[RecordedEvent]]
+    ) -> None:
+        """Decodes a notification of a followed game into ``ready``."""
         game_id = UUID(str(notification.originator_id))
         # Read from this thread without a lock: a listener registered before its
         # stream read the store is visible here for every event committed later.
@@ -151,7 +169,7 @@ class Feed:
             )
             return
         if recorded is not None:
-            self._post(game_id, (recorded,))
+            ready.setdefault(game_id, []).append(recorded)
 
     def _appended(self, game_id: UUID, events: Batch) -> None:
         if game_id in self._games:
@@ -180,3 +198,14 @@ class Feed:
         """Drops a game's feed once its last listener has gone."""
         if self._games.get(game.game_id) is game:
             del self._games[game.game_id]
+
+
+def _more_at_hand(subscription: Subscription[ApplicationRecorder]) -> bool:
+    """Tells whether the subscription holds notifications it can give at once.
+
+    The library's LISTEN/NOTIFY subscription reads them in pages; one that
+    does not say so is taken to have none, so each is posted as it comes.
+    """
+    page = getattr(subscription, "_notifications", None)
+    index = getattr(subscription, "_notifications_index", None)
+    return isinstance(page, Sequence) and isinstance(index, int) and index < len(page)
