@@ -30,6 +30,7 @@ from typing import Any, TypeAlias
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
 
 from services.api.errors import FieldViolation
 
@@ -105,7 +106,7 @@ class Mapper:
         self.parsers = dict(parsers or {})
         # "<Message>.<field>" -> what a refusal of that field says.
         self.errors = dict(errors or {})
-        self._plans: dict[tuple[type, str], list[Step]] = {}
+        self._plans: dict[tuple[type, type], list[Step]] = {}
         self._writers: dict[tuple[str, str], Writer] = {}
         # Plans of messages of scalars only: (field, getter, converter) each.
         self._flat: dict[tuple[type, str], list[tuple[str, Any, Any]]] = {}
@@ -122,17 +123,22 @@ class Mapper:
         ``whole`` says ``value`` is the message's only source (not merged into
         it beside others), so that every field must have a source.
         """
-        key = (type(value), message.DESCRIPTOR.full_name)
-        plan = self._plans.get(key)
+        plan = self._plans.get((type(value), type(message)))
         if plan is None:
-            plan = self._plans[key] = self._plan(type(value), message.DESCRIPTOR)
-            if whole:
-                self._check(type(value), message.DESCRIPTOR)
+            plan = self._plan_for(type(value), type(message), whole=whole)
         for get, write in plan:
             item = get(value, names)
             if item is not None:
                 write(message, item, names)
         return message
+
+    def _plan_for(self, cls: type, message_type: type, *, whole: bool) -> list[Step]:
+        """Returns the plan of ``cls`` into ``message_type``, made and checked once."""
+        descriptor: Any = getattr(message_type, "DESCRIPTOR", None)
+        plan = self._plans[cls, message_type] = self._plan(cls, descriptor)
+        if whole:
+            self._check(cls, descriptor)
+        return plan
 
     def _plan(self, cls: type, descriptor: Any) -> list[Step]:
         shape = self.shapes.get(cls, Shape())
@@ -211,8 +217,7 @@ class Mapper:
         field = descriptor.fields_by_name[path]
         convert = _converter(field) or _same
         if field.is_repeated and field.type == _MESSAGE:
-            kind = field.message_type
-            return lambda m, v, n: self._repeated(getattr(m, path), kind, v, n)
+            return self._repeated_writer(path, field.message_type)
         if field.is_repeated and convert is _same:
             return lambda m, v, _: getattr(m, path).extend(v)
         if field.is_repeated:
@@ -229,23 +234,47 @@ class Mapper:
         else:
             self.fill(value, message, names, whole=False)
 
-    def _repeated(
-        self, target: Any, descriptor: Any, values: Any, names: Names
-    ) -> None:
-        for seat, item in enumerate(values):
-            if isinstance(item, int):  # one (player, value) entry per seat
-                player, each = descriptor.fields
-                target.add(**{player.name: names(seat), each.name: item})
-                continue
-            flat = self._flat.get((type(item), descriptor.full_name))
-            if flat is not None:  # scalars only: made in one call
-                values = ((f, g(item, names), c) for f, g, c in flat)
-                target.add(**{f: c(v, names) for f, v, c in values if v is not None})
-            else:
-                self._item(item, target.add(), names)
+    def _repeated_writer(self, path: str, descriptor: Any) -> Writer:
+        """Returns the writer of a repeated message field: one adder per item type."""
+        adders: dict[type, Callable[[Any, int, Any, Names], None]] = {}
+
+        def write(message: Any, values: Any, names: Names) -> None:
+            target = getattr(message, path)
+            for seat, item in enumerate(values):
+                add = adders.get(type(item))
+                if add is None:
+                    add = adders[type(item)] = self._adder(descriptor, type(item))
+                add(target, seat, item, names)
+
+        return write
+
+    def _adder(
+        self, descriptor: Any, cls: type
+    ) -> Callable[[Any, int, Any, Names], None]:
+        """Returns how one ``cls`` item is added to a repeated ``descriptor`` field."""
+        if cls is int:  # one (player, value) entry per seat
+            player, each = (f.name for f in descriptor.fields)
+            return lambda t, seat, v, n: t.add(**{player: n(seat), each: v})
+        message_type = GetMessageClass(descriptor)
+        if dataclasses.is_dataclass(cls) and (cls, message_type) not in self._plans:
+            self._plan_for(cls, message_type, whole=True)
+        flat = self._flat.get((cls, descriptor.full_name))
+        if flat is None:  # sub-messages: filled one by one
+            return lambda t, _, v, n: self._item(v, t.add(), n)
+        fields = [(name, get, convert) for name, get, convert in flat]
+
+        def add(target: Any, _: int, value: Any, names: Names) -> None:
+            made = {}
+            for name, get, convert in fields:
+                item = get(value, names)
+                if item is not None:
+                    made[name] = convert(item, names)
+            target.add(**made)
+
+        return add
 
     def _item(self, value: Any, message: Any, names: Names) -> None:
-        if (type(value), message.DESCRIPTOR.full_name) in self._plans:
+        if (type(value), type(message)) in self._plans:
             self.fill(value, message, names)
         elif isinstance(value, Message):
             message.CopyFrom(value)
