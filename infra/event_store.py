@@ -109,7 +109,10 @@ def _switch_to_wal(path: Path) -> None:
 
 def _games_app(env: dict[str, str], settings: Settings) -> GamesApp:
     return GamesApp(
-        env, allow_client_seed=settings.dev_mode, table_wait=settings.table_wait
+        env,
+        allow_client_seed=settings.dev_mode,
+        table_wait=settings.table_wait,
+        keep_memory=settings.keep_memory,
     )
 
 

@@ -50,6 +50,7 @@ from services.calls import (
     SentMove,
     SubmitMove,
 )
+from services.kept import KEEP_MEMORY
 from services.listings import Listings
 from services.records import GameRecord
 from services.request_ids import request_key
@@ -129,8 +130,9 @@ class GamesApp(GameStore):
         allow_client_seed: bool = False,
         clock: Callable[[], datetime] | None = None,
         table_wait: timedelta | None = DEFAULT_TABLE_WAIT,
+        keep_memory: int = KEEP_MEMORY,
     ) -> None:
-        super().__init__(env, clock)
+        super().__init__(env, clock, keep_memory)
         self.allow_client_seed = allow_client_seed
         # How long a new table waits for players before it closes (None: ever).
         self.table_wait = table_wait

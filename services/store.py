@@ -34,7 +34,7 @@ from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
 from services.calls import Call
 from services.commits import GroupCommit
-from services.kept import KeptGames
+from services.kept import KEEP_MEMORY, KeptGames
 from services.records import (
     GameRecord,
     RecordedEvent,
@@ -109,6 +109,7 @@ class GameStore(Application[UUID]):
         self,
         env: dict[str, str] | None = None,
         clock: Callable[[], datetime] | None = None,
+        keep_memory: int = KEEP_MEMORY,
     ) -> None:
         # Snapshots are on unless the environment turns them off (S3).
         snapshotting = os.environ.get("IS_SNAPSHOTTING_ENABLED", "y")
@@ -122,7 +123,8 @@ class GameStore(Application[UUID]):
         # for one (the rate limiter gives only such tokens a bucket of their own).
         self.authenticated: list[Callable[[str], None]] = []
         stored = Snapshots(self.snapshots) if self.snapshots else None
-        self.kept = KeptGames(snapshots=stored)
+        # Folds of recent games, within ``keep_memory`` bytes (--keep-memory).
+        self.kept = KeptGames(keep_memory, snapshots=stored)
         # Appends of concurrent commands share transactions (services/commits.py).
         self.commits = GroupCommit(lambda events: self.save(*events))
 

@@ -348,3 +348,11 @@ def test_servers_starting_together_on_a_new_database_all_start(database: str) ->
         app.close()
     assert failed == []
     assert len(started) == 4
+
+
+def test_the_configured_memory_bounds_the_kept_games(database: str) -> None:
+    app = create_app(Settings(database=database, keep_memory=3 * 2**20))
+    try:
+        assert app.kept.memory == 3 * 2**20
+    finally:
+        app.close()
