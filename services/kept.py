@@ -10,8 +10,9 @@ What is kept is bounded in bytes (``--keep-memory``), not in games: a finished
 Qwirkle game, with a fold every 100 revisions, holds about 200 KiB, a new game
 a few KiB. Each kept fold's size is estimated once, when it is kept, by a walk
 over the objects it reaches (``estimate``); the latest fold, which changes with
-every move, is walked again only every ``WALK_EVERY`` revisions and between two
-walks is counted ``GROWTH`` bytes larger per revision. The least recently used
+every move, is walked again only every ``WALK_EVERY`` revisions (when it is a
+checkpoint) and between two walks is counted ``GROWTH`` bytes larger per
+revision. The least recently used
 games are dropped, with their checkpoints, until the estimates fit the bound;
 the game kept last always stays, even alone above it, so that the fold just
 made is the one the next call of that game reads.
@@ -35,11 +36,14 @@ from services.snapshots import CHECKPOINT_EVERY, Snapshots
 __all__ = ["CHECKPOINT_EVERY", "KEEP_MEMORY", "KeptGames", "estimate"]
 
 KEEP_MEMORY = 256 * 1024 * 1024  # bytes of kept folds, the least recently used dropped
-# The latest fold of a game is walked again after this many revisions; between
-# two walks each revision counts GROWTH bytes (a Qwirkle fold grows by at most
-# about 1 KiB a revision, the other games' by under 650 bytes).
-WALK_EVERY = 16
-GROWTH = 512
+# The latest fold of a game is walked again after this many revisions (at its
+# checkpoints, whose walk it shares); between two walks each revision counts
+# GROWTH bytes (a Qwirkle fold grows by at most about 1 KiB a revision, the
+# other games' by under 650 bytes), so the estimate errs high, never low. A walk
+# of a long Qwirkle game takes 1 to 2 ms: every 100 revisions it costs a move
+# about 20 µs.
+WALK_EVERY = CHECKPOINT_EVERY
+GROWTH = 1024
 
 # Shared by every fold, never owned by one: classes, modules, code, enum members.
 _SHARED = (
@@ -196,9 +200,12 @@ class KeptGames:
             walked = (
                 kept.walked if kept is not None and kept.latest is not None else None
             )
-        fresh = None
-        if record is not None and (
-            walked is None or record.revision >= walked + WALK_EVERY
+        # The latest fold is a checkpoint every WALK_EVERY revisions: one walk.
+        fresh = next((size for c, size in checkpoints if c is record), None)
+        if (
+            fresh is None
+            and record is not None
+            and (walked is None or record.revision >= walked + WALK_EVERY)
         ):
             fresh = estimate(record)
         with self._lock:
