@@ -19,10 +19,11 @@ mover in this one), so that the load generator can be kept from being the
 bottleneck; what it costs is measured and printed beside the server's.
 
 It prints latency p50/p95/p99/max, the items a spectator got per move, the
-server's resident memory per open stream, the server's CPU time (all its
-threads, from ``/proc``) per delivered event, and the CPU time of the load
-generator (spectators and mover) beside the server's over the same moves. It
-drops the schema it created. ``--baseline REVISION`` measures the server of
+server's resident memory per open stream, the server's CPU time per delivered
+event (all its threads, from ``/proc``, and its event loop's thread alone; the
+mover's calls included), and the CPU time of the load generator (spectators
+and mover) beside the server's over the same moves. It drops the schema it
+created. ``--baseline REVISION`` measures the server of
 that commit first (from a temporary work tree); ``--profile FILE`` runs this
 checkout's server under cProfile and writes its statistics to FILE when it
 stops. Run it with ``make bench-fanout``.
@@ -127,9 +128,14 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    """Returns the CPU time (user and system, all threads) a process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """Returns the CPU time (user and system) a process has used.
+
+    That of all its threads, or with ``thread`` of that one alone (the main
+    thread's id is the process's: the server's event loop runs there).
+    """
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / _TICKS
 
 
@@ -306,6 +312,7 @@ async def scenario(
             raise RuntimeError("a spectator process failed")
     after = rss_kib(pid)
     server_start, mover_start = cpu_seconds(pid), own_cpu()
+    loop_start = cpu_seconds(pid, pid)
     for _ in range(moves):
         for table in tables:
             await play_one(mover, table)
@@ -315,6 +322,7 @@ async def scenario(
         pipe.send(expected)
     results: list[Any] = [await asyncio.to_thread(pipe.recv) for pipe in pipes]
     server_cpu = cpu_seconds(pid) - server_start
+    loop_cpu = cpu_seconds(pid, pid) - loop_start
     for worker in workers:
         worker.join()
     await channel.close()
@@ -342,6 +350,7 @@ async def scenario(
         "items_per_move": items / wanted,
         "kib_per_stream": (after - before) / streams,
         "server_us": server_cpu / max(1, len(delays)) * 1e6,
+        "loop_us": loop_cpu / max(1, len(delays)) * 1e6,
         "server_cpu": server_cpu,
         "generator_cpu": spectator_cpu + mover_cpu,
     }
@@ -383,6 +392,7 @@ def measure(label: str, root: Path | None, args: argparse.Namespace) -> None:
                     f"{result['p50']:>8.1f}{result['p95']:>8.1f}{result['p99']:>8.1f}"
                     f"{result['max']:>8.1f}{result['items_per_move']:>7.2f}"
                     f"{result['kib_per_stream']:>8.1f}{result['server_us']:>10.1f}"
+                    f"{result['loop_us']:>9.1f}"
                     f"{result['server_cpu']:>8.2f}{result['generator_cpu']:>8.2f}",
                     flush=True,
                 )
@@ -437,7 +447,8 @@ def main() -> None:
     print(
         f"{'server':<10}{'scenario':<18}{'mode':<6}{'streams':>7}{'delivered':>10}"
         f"{'missing':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}"
-        f"{'it/mv':>7}{'KiB/st':>8}{'srv us/ev':>10}{'srv s':>8}{'gen s':>8}"
+        f"{'it/mv':>7}{'KiB/st':>8}{'srv us/ev':>10}{'loop us':>9}{'srv s':>8}"
+        f"{'gen s':>8}"
     )
     with checkout(args.baseline) as tree:
         if tree is not None:
