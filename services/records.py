@@ -184,6 +184,14 @@ def wrap(  # noqa: PLR0913 (one argument per envelope field)
 def unwrap(stored: StoredEvent) -> RecordedEvent:
     """Returns the decoded event of an envelope."""
     command = getattr(stored, "command", None)
+    return known_event(stored, CODEC.decode(stored.payload), _decoded(command))
+
+
+def known_event(stored: StoredEvent, event: object, command: object) -> RecordedEvent:
+    """Returns the recorded event of an envelope whose event and command are known.
+
+    For an append, which has the values it encoded and need not decode them.
+    """
     return RecordedEvent(
         revision=stored.originator_version,
         move_number=stored.move_number,
@@ -192,10 +200,10 @@ def unwrap(stored: StoredEvent) -> RecordedEvent:
         request_key=stored.request_id,
         # Envelopes stored before requests were fingerprinted have no hash.
         request_hash=getattr(stored, "request_hash", ""),
-        event=CODEC.decode(stored.payload),
-        command=_decoded(command),
+        event=event,
+        command=command,
         payload=stored.payload,
-        stored_command=command,
+        stored_command=getattr(stored, "command", None),
         digest=stored.digest,
     )
 

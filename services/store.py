@@ -41,6 +41,7 @@ from services.records import (
     StoredEvent,
     advance,
     digested,
+    known_event,
     unwrap,
     wrap,
 )
@@ -366,7 +367,13 @@ class GameStore(Application[UUID]):
             )
             for offset, event in enumerate(batch.events, start=1)
         ]
-        recorded = tuple(digested(record, game_id, [unwrap(e) for e in envelopes]))
+        known = [
+            known_event(envelope, event, batch.command if offset == 1 else None)
+            for offset, (envelope, event) in enumerate(
+                zip(envelopes, batch.events, strict=True), start=1
+            )
+        ]
+        recorded = tuple(digested(record, game_id, known))
         envelopes = [
             replace(envelope, digest=item.digest)
             for envelope, item in zip(envelopes, recorded, strict=True)
