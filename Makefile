@@ -37,7 +37,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench bench-rules bench-length bench-fanout bench-moves soak
+	bench bench-rules bench-length bench-fanout bench-moves bench-rpc soak
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -50,7 +50,8 @@ help:
 	@echo "make bench-rules  random complete games per second per game type (BENCH_ARGS=...)"
 	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
 	@echo "make bench-fanout how fast moves reach 1,000 spectators of a real server"
-	@echo "make bench-moves  moves/s and SubmitMove latency at 1, 8, 64 clients, beside pgbench"
+	@echo "make bench-moves  moves/s, latency and server CPU per move at 1, 8, 64 clients, beside pgbench"
+	@echo "make bench-rpc    server CPU per bare gRPC call: the RPC layer's floor"
 	@echo "make fmt       format Python and protos in place"
 	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
 	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
@@ -124,6 +125,9 @@ bench-moves: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/moves.py $(BENCH_ARGS)
 
+bench-rpc: $(INSTALL_STAMP) $(BENCH_NODE_STAMP)
+	$(BIN)/python bench/rpc_floor.py $(BENCH_ARGS)
+
 # Every benchmark one after another (about 15 minutes), as docs/performance.md
 # was measured; BENCH_ARGS does not apply.
 bench: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
@@ -131,6 +135,7 @@ bench: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-moves BENCH_ARGS="--baseline 6d9f8ce"
+	$(MAKE) --no-print-directory bench-rpc BENCH_ARGS=
 
 # Long fault-injection and fuzz runs that print figures (docs/reliability.md);
 # not part of make test. The servers they start run without rate limits: the
