@@ -34,15 +34,15 @@ from eventsourcing.persistence import (
     InterfaceError,
     OperationalError,
     ProgrammingError,
+    StoredEvent,
 )
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
-from psycopg.sql import SQL, Identifier, Literal
+from psycopg.sql import SQL, Composable, Identifier, Literal
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-    from eventsourcing.persistence import StoredEvent
+    from uuid import UUID
 
 # What the application's environment names to use this recorder.
 TOPIC = "infra.pg_recorder:OneTripRecorder"
@@ -77,6 +77,11 @@ class OneTripRecorder(PostgresApplicationRecorder):
             channel=Identifier(self.channel_name),
             id_type=id_type,
         )
+        # The statements as the server reads them, composed once (psycopg
+        # composes an ``SQL`` object again on every execute, and caches the
+        # parsing of a query it is given as bytes).
+        self._one_trip_query: bytes | None = None
+        self._select_queries: dict[tuple[bool, bool, bool, bool], bytes] = {}
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(
@@ -100,7 +105,9 @@ class OneTripRecorder(PostgresApplicationRecorder):
             self.datastore.get_connection() as conn,
             psycopg.ClientCursor(conn) as cursor,
         ):
-            cursor.execute(self.one_trip_statement, params)
+            if self._one_trip_query is None:
+                self._one_trip_query = self.one_trip_statement.as_bytes(conn)
+            cursor.execute(self._one_trip_query, params)
             while cursor.nextset():  # to the insert's result, the last
                 pass
             rows = cursor.fetchall()
@@ -110,3 +117,46 @@ class OneTripRecorder(PostgresApplicationRecorder):
             msg += f"(got {len(ids)}, expected {len(stored_events)})"
             raise ProgrammingError(msg)
         return ids
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        """The library's query, composed once for each combination of its options."""
+        params: list[Any] = [originator_id]
+        params += [value for value in (gt, lte, limit) if value is not None]
+        shape = (gt is not None, lte is not None, desc, limit is not None)
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            query = self._select_queries.get(shape)
+            if query is None:
+                query = self._select_query(shape).as_bytes(conn)
+                self._select_queries[shape] = query
+            curs.execute(query, params, prepare=True)
+            return [
+                StoredEvent(
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in curs.fetchall()
+            ]
+
+    def _select_query(self, shape: tuple[bool, bool, bool, bool]) -> Composable:
+        """Returns the library's ``select_events`` statement for these options."""
+        gt, lte, desc, limit = shape
+        statement: Composable = self.select_events_statement
+        if gt:
+            statement += SQL(" AND originator_version > %s")
+        if lte:
+            statement += SQL(" AND originator_version <= %s")
+        statement += SQL(" ORDER BY originator_version")
+        statement += SQL(" DESC" if desc else " ASC")
+        if limit:
+            statement += SQL(" LIMIT %s")
+        return statement
