@@ -6,8 +6,9 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
-from infra.databases import check_processes
+from infra.databases import check_processes, resolve_processes
 from infra.logs import configure
 from infra.settings import (
     LOG_FORMATS,
@@ -19,6 +20,7 @@ from infra.settings import (
     check_tracing,
     count,
     memory_size,
+    process_count,
     rate,
     read_token_file,
     seconds,
@@ -84,11 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--processes",
-        type=count,
+        type=process_count,
         default=defaults.processes,
         metavar="N",
         help="server processes sharing the port and the database, about one per "
-        "core (env TABLETOP_PROCESSES, default %(default)s)",
+        "core; auto is one per core on PostgreSQL, 1 on other stores (env "
+        "TABLETOP_PROCESSES, default %(default)s)",
     )
     serve.add_argument(
         "--rate-limit",
@@ -294,11 +297,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             keep_memory=args.keep_memory,
             operator_token=operator_token,
             signing_key_file=signing_key_file,
-            signing_key_bytes=_signing_key_bytes(signing_key_file, args.processes),
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,
             otel_endpoint=args.otel_endpoint or None,
         )
+        settings = resolve_processes(settings)
+        key = _signing_key_bytes(signing_key_file, settings.processes)
+        settings = replace(settings, signing_key_bytes=key)
         check_processes(settings)
         check_tracing(settings)
     except (SettingsError, KeyFileError) as error:

@@ -9,10 +9,12 @@ an absolute path), or ``memory:`` for a store that forgets everything on exit.
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from infra.settings import Settings, SettingsError
+from infra.settings import AUTO_PROCESSES, Settings, SettingsError
 
 
 def persistence_env(database: str) -> dict[str, str]:
@@ -89,6 +91,20 @@ def where(database: str) -> str:
     """Returns where the store is, for logs: a SQLite file's absolute path."""
     path = sqlite_path(database)
     return describe(database) if path is None else f"SQLite file {path}"
+
+
+def resolve_processes(settings: Settings) -> Settings:
+    """Returns the settings with ``--processes auto`` made a number.
+
+    One process per core on PostgreSQL (a Python process uses about one core,
+    and the processes share the database); one on the other stores, which
+    cannot be shared.
+    """
+    if settings.processes != AUTO_PROCESSES:
+        return settings
+    store = persistence_env(settings.database)["PERSISTENCE_MODULE"]
+    shared = store == "eventsourcing.postgres"
+    return replace(settings, processes=(os.cpu_count() or 1) if shared else 1)
 
 
 def check_processes(settings: Settings) -> None:

@@ -45,6 +45,11 @@ LOG_FORMATS = ("text", "json")
 TRACING_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.grpc")
 
 
+# ``--processes auto``: one process per core on PostgreSQL, one on other stores
+# (``infra.databases.resolve_processes``).
+AUTO_PROCESSES = 0
+
+
 class SettingsError(ValueError):
     """A setting that cannot be used, with a message for the operator."""
 
@@ -112,7 +117,7 @@ class Settings:
             signing_key_file=environ.get("TABLETOP_SIGNING_KEY_FILE", "").strip()
             or None,
             workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
-            processes=count(environ.get("TABLETOP_PROCESSES", "1")),
+            processes=process_count(environ.get("TABLETOP_PROCESSES", "1")),
             rate_limit=rate(
                 environ.get("TABLETOP_RATE_LIMIT", f"{DEFAULT_RATE_LIMIT:g}")
             ),
@@ -226,6 +231,13 @@ def seconds(value: str) -> float:
         msg = f"expected a positive number of seconds, got {value!r}"
         raise SettingsError(msg)
     return number
+
+
+def process_count(value: str) -> int:
+    """Returns a server process count, or ``AUTO_PROCESSES`` for ``auto``."""
+    if value.strip().lower() == "auto":
+        return AUTO_PROCESSES
+    return count(value)
 
 
 def count(value: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from infra.cli import build_parser, main
+from infra.settings import AUTO_PROCESSES
 
 
 def test_help_lists_the_serve_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,6 +51,11 @@ def test_several_processes_need_a_shared_database(
 def test_a_process_count_out_of_range_is_refused() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--processes", "0"])
+
+
+def test_the_process_count_may_be_auto() -> None:
+    args = build_parser().parse_args(["serve", "--processes", "auto"])
+    assert args.processes == AUTO_PROCESSES
 
 
 def test_rate_limits_are_options_with_defaults_from_the_environment(

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from infra.databases import describe, persistence_env, sqlite_path, where
+from infra.databases import (
+    describe,
+    persistence_env,
+    resolve_processes,
+    sqlite_path,
+    where,
+)
 from infra.settings import (
+    AUTO_PROCESSES,
     DEFAULT_CREATE_LIMIT,
     DEFAULT_DATABASE,
     DEFAULT_JOIN_LIMIT,
@@ -278,6 +287,25 @@ def test_a_worker_count_out_of_range_is_a_settings_error(value: str) -> None:
 def test_the_server_processes_come_from_the_environment() -> None:
     assert Settings.from_env({}).processes == 1
     assert Settings.from_env({"TABLETOP_PROCESSES": "2"}).processes == 2
+
+
+@pytest.mark.parametrize(
+    ("database", "processes"),
+    [
+        ("postgresql://postgres@127.0.0.1:5432/postgres", os.cpu_count() or 1),
+        ("sqlite:///var/games.sqlite3", 1),
+        ("memory:", 1),
+    ],
+)
+def test_auto_processes_are_one_per_core_on_postgresql_else_one(
+    database: str, processes: int
+) -> None:
+    auto = Settings.from_env({"TABLETOP_PROCESSES": "auto"})
+    assert auto.processes == AUTO_PROCESSES
+    resolved = resolve_processes(replace(auto, database=database))
+    assert resolved.processes == processes
+    two = Settings(database=database, processes=2)
+    assert resolve_processes(two) == two  # a number stays as given
 
 
 # --- rate limits ---
