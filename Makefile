@@ -37,7 +37,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench bench-rules bench-length bench-fanout bench-moves bench-rpc soak
+	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert soak
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -52,6 +52,7 @@ help:
 	@echo "make bench-fanout how fast moves reach 1,000 spectators of a real server"
 	@echo "make bench-moves  moves/s, latency and server CPU per move at 1, 8, 64 clients, beside pgbench"
 	@echo "make bench-rpc    server CPU per bare gRPC call: the RPC layer's floor"
+	@echo "make bench-convert CPU per view and per event turned into messages, per game"
 	@echo "make fmt       format Python and protos in place"
 	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
 	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
@@ -125,6 +126,9 @@ bench-moves: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python bench/moves.py $(BENCH_ARGS)
 
+bench-convert: $(INSTALL_STAMP) $(GEN_FILES)
+	$(BIN)/python -m bench.convert $(BENCH_ARGS)
+
 bench-rpc: $(INSTALL_STAMP) $(BENCH_NODE_STAMP)
 	$(BIN)/python bench/rpc_floor.py $(BENCH_ARGS)
 
@@ -136,6 +140,7 @@ bench: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-moves BENCH_ARGS="--baseline 6d9f8ce"
 	$(MAKE) --no-print-directory bench-rpc BENCH_ARGS=
+	$(MAKE) --no-print-directory bench-convert BENCH_ARGS=
 
 # Long fault-injection and fuzz runs that print figures (docs/reliability.md);
 # not part of make test. The servers they start run without rate limits: the

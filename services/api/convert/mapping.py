@@ -108,6 +108,8 @@ class Mapper:
         self.errors = dict(errors or {})
         self._plans: dict[tuple[type, type], list[Step]] = {}
         self._writers: dict[tuple[str, str], Writer] = {}
+        # The same writers by message class, then field: what ``assign`` reads.
+        self._by_class: dict[type, dict[str, Writer]] = {}
         # Plans of messages of scalars only: (field, getter, converter) each.
         self._flat: dict[tuple[type, str], list[tuple[str, Any, Any]]] = {}
         # Fields a parent's dotted rename sets: "<message full name>.<field>".
@@ -191,8 +193,16 @@ class Mapper:
 
     def assign(self, message: Any, fields: Mapping[str, Any], names: Names) -> None:
         """Sets each named field of ``message`` by the rules; None leaves it unset."""
+        writers = self._by_class.get(type(message))
+        if writers is None:
+            writers = self._by_class[type(message)] = {}
         for name, value in fields.items():
-            self.set(message, name, value, names)
+            if value is None:
+                continue
+            write = writers.get(name)
+            if write is None:
+                write = writers[name] = self._writer(message.DESCRIPTOR, name)
+            write(message, value, names)
 
     def set(self, message: Any, path: str, value: Any, names: Names) -> None:
         """Sets the field at ``path`` ("" for the message itself) to ``value``."""
