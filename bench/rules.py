@@ -3,13 +3,17 @@
 Each game is played from its setup to its end by the pure rules alone: at every
 step the seat to move lists its legal moves, one is drawn at random, decided and
 folded into the state. Prints games/s, moves/s and the median game time per game
-type, then a profile of the slowest game type. Run it with ``make bench-rules``.
+type (all in CPU time of this process, which a busy shared machine disturbs
+less than wall time), for Qwirkle the time to list every legal move of its worst
+position against a median position, then a profile of the slowest game type.
+Run it with ``make bench-rules``.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import io
 import platform
 import pstats
@@ -21,6 +25,8 @@ from typing import Any
 from domain.common.decision import Accepted
 from domain.common.rng import Rng
 from domain.common.rules import GameRules
+from domain.games.qwirkle import RULES as QWIRKLE
+from domain.games.qwirkle.model import Color, Phase, Shape, Tile
 from domain.games.registry import GAMES
 
 
@@ -51,12 +57,12 @@ def measure(
     times: list[float] = []
     moves = 0
     seed = first_seed
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds or len(times) < len(counts):
+    started = time.process_time()
+    while time.process_time() - started < seconds or len(times) < len(counts):
         players = counts[len(times) % len(counts)]
-        begin = time.perf_counter()
+        begin = time.process_time()
         moves += play_one(rules, players, seed)
-        times.append(time.perf_counter() - begin)
+        times.append(time.process_time() - begin)
         seed += 1
     total = sum(times)
     return {
@@ -66,6 +72,67 @@ def measure(
         "median_ms": statistics.median(times) * 1000,
         "moves_per_game": moves / len(times),
     }
+
+
+def listing_ms(state: Any, repeats: int) -> tuple[int, float]:
+    """Returns a Qwirkle position's legal-move count and best listing time (ms)."""
+    best = float("inf")
+    count = 0
+    for _ in range(repeats):
+        begin = time.process_time()
+        count = len(list(QWIRKLE.legal_moves(state, state.to_move)))
+        best = min(best, time.process_time() - begin)
+    return count, best * 1000
+
+
+def qwirkle_listings(games: int, repeats: int) -> list[tuple[str, int, float]]:
+    """Returns (position, moves, ms) for Qwirkle's worst positions and a median one.
+
+    The worst: a first move of six tiles of one colour (6! orders, two
+    directions, six offsets: 8,640 placements), and a lone tile on the grid
+    with a rack of the other five shapes of its colour (every line of one to
+    five tiles through it, both ways). The median: of every position of
+    ``games`` random games, by listing time.
+    """
+    samples: list[tuple[float, int]] = []
+    state: Any = None
+    for seed in range(games):
+        chooser = random.Random(seed)
+        rng = Rng(seed.to_bytes(32, "big"))
+        state = QWIRKLE.initial_state(2, QWIRKLE.config_type())
+        state = QWIRKLE.fold(state, QWIRKLE.setup(state, rng))
+        first = state
+        while not QWIRKLE.outcome(state).finished:
+            count, ms = listing_ms(state, repeats)
+            samples.append((ms, count))
+            moves = list(QWIRKLE.legal_moves(state, state.to_move))
+            decision = QWIRKLE.decide(state, chooser.choice(moves), rng)
+            if not isinstance(decision, Accepted):
+                msg = f"a legal move was refused: {decision!r}"
+                raise TypeError(msg)
+            state = QWIRKLE.fold(state, decision.events)
+    samples.sort()
+    median_ms, median_count = samples[len(samples) // 2]
+    reds = tuple(Tile(Color.RED, shape) for shape in Shape)
+    opening = dataclasses.replace(
+        first,
+        phase=Phase.FIRST_MOVE,
+        to_move=0,
+        racks=(reds, *first.racks[1:]),
+        starting_numbers=(6, *first.starting_numbers[1:]),
+    )
+    lone = dataclasses.replace(
+        first,
+        phase=Phase.TURN,
+        to_move=0,
+        board={(0, 0): reds[0]},
+        racks=(reds[1:], *first.racks[1:]),
+    )
+    return [
+        ("first move, six of a colour", *listing_ms(opening, repeats)),
+        ("lone tile, five to match", *listing_ms(lone, repeats)),
+        (f"median of {len(samples)} positions", median_count, median_ms),
+    ]
 
 
 def profile(rules: GameRules[Any, Any, Any, Any], games: int, top: int) -> str:
@@ -89,6 +156,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="per game type")
     parser.add_argument("--profile-games", type=int, default=20)
     parser.add_argument("--top", type=int, default=25, help="profile lines")
+    parser.add_argument(
+        "--listing-games", type=int, default=5, help="Qwirkle games for listings"
+    )
     args = parser.parse_args()
     names = args.games or sorted(GAMES)
     print(
@@ -109,6 +179,10 @@ def main() -> None:
             f"{result['moves_per_game']:>12.1f}",
             flush=True,
         )
+    if "qwirkle" in names:
+        print("\n# Qwirkle: CPU time to list every legal move (best of 3)")
+        for position, count, ms in qwirkle_listings(args.listing_games, 3):
+            print(f"{position:<34}{count:>7} moves{ms:>10.2f} ms")
     slowest = min(results, key=lambda n: results[n]["games_per_s"])
     print(f"\n# profile of {args.profile_games} {slowest} games (own time)")
     print(profile(GAMES[slowest], args.profile_games, args.top))

@@ -7,18 +7,22 @@ its tiles share (12 bits: six colours, then six shapes). A set is one valid
 line (§3) exactly when no code repeats and some attribute is shared, so adding
 a tile is two bit operations and never re-reads the line.
 
-Placements are found by walking each row and column holding a cell next to
-the grid (an anchor) from every possible first placed cell; each free cell
-keeps the rack codes its cross line and the main line accept, and the choices
-of distinct codes for a run of free cells come from a cache keyed by those
-masks, since the same few patterns recur turn after turn.
+The search has two halves. What depends on the grid alone is worked out once
+per grid and kept while the same grid is searched again (an exchange keeps
+the grid, and every seat's rack is tried on one grid at the end): the empty
+cells next to the grid (anchors), the codes each anchor takes alone (its row
+and its column agree), and, for a row or column when first needed, its window
+of free cells with the old runs between them. Placement objects are made once
+per grid and cell, when first yielded. What depends on the rack is then a pass
+over the anchors (an anchor no rack tile fits alone is in no placement) and a
+walk of the lines holding a live anchor, from first placed cells within reach
+of one: rows first, then columns, each by first and then last placed cell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from operator import getitem
 
 from domain.games.qwirkle.model import (
     QWIRKLE_LENGTH,
@@ -70,6 +74,9 @@ _OPEN = {
     )
 }
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+# Cells a window keeps before its first anchor and after its last: a placement
+# lays at most six tiles, and none lies beyond the anchors but the free cells.
+_MARGIN = QWIRKLE_LENGTH - 1
 
 
 def _codes_of(mask: int) -> list[int]:
@@ -84,36 +91,11 @@ def _codes_of(mask: int) -> list[int]:
 
 @lru_cache(maxsize=4096)
 def _attributes(codes: int) -> int:
-    """Returns the colours and shapes found among a mask of codes, as 12 bits."""
-    return sum(1 << a for a, having in enumerate(_HAVING) if codes & having)
+    """Returns the colours and shapes found among a mask of codes, as 12 bits.
 
-
-@lru_cache(maxsize=1 << 16)
-def _choices(options: tuple[int, ...], shared: int) -> tuple[tuple[int, ...], ...]:
-    """Returns every choice of one code per free cell forming a line with the rest.
-
-    ``options[i]`` holds the codes cell i accepts (its cross line and the old
-    tiles of the main line agree), ``shared`` the attributes the old tiles of
-    the main line share. The chosen codes must differ and share one of those
-    attributes. Choices come as the cells' codes in cell order, found by a
-    depth-first search that fills the most constrained cell first and tries
-    codes in ascending order: the order ``legal_moves`` has always had.
+    Only subsets of a rack's codes are asked for, a few thousand at most.
     """
-    order = sorted(range(len(options)), key=lambda i: options[i].bit_count())
-    found: list[tuple[int, ...]] = []
-    codes = [0] * len(options)
-
-    def fill(depth: int, used: int, common: int) -> None:
-        if depth == len(order):
-            found.append(tuple(codes))
-            return
-        i = order[depth]
-        for code in _codes_of(options[i] & _OPEN[common] & ~used):
-            codes[i] = code
-            fill(depth + 1, used | 1 << code, common & _TRAITS[code])
-
-    fill(0, 0, shared)
-    return tuple(found)
+    return sum(1 << a for a, having in enumerate(_HAVING) if codes & having)
 
 
 def anchors(board: Mapping[Cell, object]) -> set[Cell]:
@@ -133,6 +115,41 @@ _NO_TILES: Run = (0, _ANY_ATTRIBUTE, 0)
 _NO_LINE: dict[int, int] = {}
 
 
+def _joined_fits(before: Run, after: Run) -> int:
+    """Returns the codes that fit between two old runs, joining them into one line."""
+    if before[0] & after[0]:
+        return 0
+    shared = before[1] & after[1]
+    return _OPEN[shared] & ~(before[0] | after[0]) if shared else 0
+
+
+def _line_runs(line: dict[int, int]) -> tuple[dict[int, Run], dict[int, Run]]:
+    """Returns a line's runs by the free cell just after and just before each."""
+    ending: dict[int, Run] = {}
+    starting: dict[int, Run] = {}
+    positions = sorted(line)
+    start = positions[0]
+    mask = 0
+    shared = _ANY_ATTRIBUTE
+    previous = start - 1
+    for a in positions:
+        if a != previous + 1:
+            run = (mask, shared, previous - start + 1)
+            ending[previous + 1] = run
+            starting[start - 1] = run
+            start = a
+            mask = 0
+            shared = _ANY_ATTRIBUTE
+        code = line[a]
+        shared &= 0 if mask >> code & 1 else _TRAITS[code]
+        mask |= 1 << code
+        previous = a
+    run = (mask, shared, previous - start + 1)
+    ending[previous + 1] = run
+    starting[start - 1] = run
+    return ending, starting
+
+
 class _Laid(dict[int, Placement]):
     """The placements of one cell by code, each made when first asked for."""
 
@@ -145,14 +162,59 @@ class _Laid(dict[int, Placement]):
         return placement
 
 
-class Search:
-    """One position's search: the grid as rows and columns of codes, and the rack."""
+class _Window:
+    """The cells of one row or column that a placement can use, free cells apart.
 
-    def __init__(self, board: Mapping[Cell, Tile], rack: Sequence[Tile]) -> None:
+    A placement holds an anchor and at most six tiles, so it lies between five
+    cells before the first anchor and as many after the last; the cells beyond
+    the anchors are free. Free cell t comes with the old run before it
+    (``runs[t]``; ``runs[t + 1]`` follows it), the codes its cross line takes
+    (``crosses[t]``) and, on an anchor, its place in ``touching``.
+    """
+
+    __slots__ = ("cells", "crosses", "index", "runs", "touching")
+
+    def __init__(self, grid: _Grid, axis: int, b: int, near: list[int]) -> None:
+        line = grid.lines[axis].get(b, _NO_LINE)
+        fits = grid.fits[1 - axis]
+        self.cells: list[Cell] = []
+        self.crosses: list[int] = []
+        self.touching: list[bool] = []
+        self.runs: list[Run] = []
+        self.index: dict[int, int] = {}
+        row = axis == 0
+        mask = 0
+        shared = _ANY_ATTRIBUTE
+        count = 0
+        for a in range(near[0] - _MARGIN, near[-1] + _MARGIN + 1):
+            code = line.get(a)
+            if code is not None:
+                shared &= 0 if mask >> code & 1 else _TRAITS[code]
+                mask |= 1 << code
+                count += 1
+                continue
+            self.runs.append((mask, shared, count))
+            mask = 0
+            shared = _ANY_ATTRIBUTE
+            count = 0
+            cell = (a, b) if row else (b, a)
+            self.index[a] = len(self.cells)
+            self.cells.append(cell)
+            cross = fits.get(cell)
+            self.touching.append(cross is not None)
+            self.crosses.append(_ALL if cross is None else cross)
+        self.runs.append((mask, shared, count))
+
+
+class _Grid:
+    """What the search needs of one grid, whatever the rack."""
+
+    def __init__(self, board: Mapping[Cell, Tile]) -> None:
+        self.board = dict(board)
         # lines[0][y][x] and lines[1][x][y]: the code on cell (x, y).
         rows: dict[int, dict[int, int]] = {}
         columns: dict[int, dict[int, int]] = {}
-        for (x, y), tile in board.items():
+        for (x, y), tile in self.board.items():
             code = _CODES[tile]
             row = rows.get(y)
             if row is None:
@@ -163,36 +225,44 @@ class Search:
                 column = columns[x] = {}
             column[y] = code
         self.lines = (rows, columns)
-        self.kinds = 0
-        for tile in rack:
-            self.kinds |= 1 << _CODES[tile]
-        self.size = self.kinds.bit_count()
-        self.near = anchors(board)
-        self.plenty = _plenty(self.kinds)
-        # No placement lays more tiles than rack tiles share an attribute.
-        self.reach = max(n for n, shared in enumerate(self.plenty) if shared)
+        # fits[0][cell]: the codes an anchor's row takes there; fits[1]: column.
+        row_fits: dict[Cell, int] = {}
+        column_fits: dict[Cell, int] = {}
+        for y, row in rows.items():
+            ending, starting = _line_runs(row)
+            for x in ending.keys() | starting.keys():
+                row_fits[x, y] = _joined_fits(
+                    ending.get(x, _NO_TILES), starting.get(x, _NO_TILES)
+                )
+        for x, column in columns.items():
+            ending, starting = _line_runs(column)
+            for y in ending.keys() | starting.keys():
+                column_fits[x, y] = _joined_fits(
+                    ending.get(y, _NO_TILES), starting.get(y, _NO_TILES)
+                )
+        for cell in row_fits.keys() - column_fits.keys():
+            column_fits[cell] = _ALL
+        for cell in column_fits.keys() - row_fits.keys():
+            row_fits[cell] = _ALL
+        self.fits = (row_fits, column_fits)
+        # alone[cell]: the codes an anchor takes as the only tile placed.
+        self.alone = {cell: fit & column_fits[cell] for cell, fit in row_fits.items()}
+        # near[0][y] and near[1][x]: the anchors of a row or column, by position.
+        self.near: tuple[dict[int, list[int]], dict[int, list[int]]] = ({}, {})
+        near_rows, near_columns = self.near
+        for x, y in sorted(self.alone):
+            near_rows.setdefault(y, []).append(x)
+            near_columns.setdefault(x, []).append(y)
+        self.windows: dict[tuple[int, int], _Window] = {}
         self._laid: dict[Cell, _Laid] = {}
 
-    def fitting(self, axis: int, b: int, a: int) -> int:
-        """Returns the rack codes the old tiles around position ``a`` of a line take.
-
-        The line is row ``b`` (axis 0) or column ``b`` (axis 1); the tiles are
-        the runs just before and just after ``a``.
-        """
-        line = self.lines[axis].get(b)
-        if line is None:
-            return self.kinds
-        mask = 0
-        shared = _ANY_ATTRIBUTE
-        for step in (-1, 1):
-            i = a + step
-            while (code := line.get(i)) is not None:
-                if mask >> code & 1:
-                    return 0
-                mask |= 1 << code
-                shared &= _TRAITS[code]
-                i += step
-        return self.kinds & _OPEN[shared] & ~mask if shared else 0
+    def window(self, axis: int, b: int) -> _Window:
+        """Returns the window of row ``b`` (axis 0) or column ``b`` (axis 1)."""
+        found = self.windows.get((axis, b))
+        if found is None:
+            near = self.near[axis][b]
+            found = self.windows[axis, b] = _Window(self, axis, b, near)
+        return found
 
     def laid(self, cell: Cell) -> _Laid:
         """Returns the placements on ``cell`` by code, made once and shared by all."""
@@ -201,98 +271,103 @@ class Search:
             found = self._laid[cell] = _Laid(cell)
         return found
 
+
+# The grids searched last (the grid of the state to move, then the grid after
+# its move): an exchange keeps the grid, and the end checks every rack on one.
+_RECENT: list[_Grid] = []
+_KEPT = 2
+
+
+def _grid(board: Mapping[Cell, Tile]) -> _Grid:
+    """Returns the analysis of ``board``, reusing a recent one of equal content."""
+    for grid in _RECENT:
+        if board == grid.board:
+            return grid
+    grid = _Grid(board)
+    _RECENT.insert(0, grid)
+    del _RECENT[_KEPT:]
+    return grid
+
+
+class Search:
+    """One position's search: the grid's analysis and the rack."""
+
+    def __init__(self, board: Mapping[Cell, Tile], rack: Sequence[Tile]) -> None:
+        self.grid = _grid(board)
+        self.kinds = 0
+        for tile in rack:
+            self.kinds |= 1 << _CODES[tile]
+        self.size = self.kinds.bit_count()
+
     def can_place(self) -> bool:
         """Returns whether some rack tile fits alone on some anchor (§3 lemma)."""
-        return any(self.fitting(0, y, x) & self.fitting(1, x, y) for x, y in self.near)
+        kinds = self.kinds
+        return any(fit & kinds for fit in self.grid.alone.values())
 
     def placements(self) -> Iterator[tuple[Placement, ...]]:
         """Yields every legal placement, each once: rows first, then columns."""
-        if not self.kinds:
+        kinds = self.kinds
+        if not kinds:
             return
-        for axis in (0, 1):
-            # Anchors by line (b) and position along it (a); axis 0 is rows.
-            spans: dict[int, list[int]] = {}
-            for x, y in sorted(self.near):
-                a, b = (x, y) if axis == 0 else (y, x)
-                spans.setdefault(b, []).append(a)
-            for b in sorted(spans):
-                yield from _Window(self, axis, b, spans[b]).placements()
+        live = [cell for cell, fit in self.grid.alone.items() if fit & kinds]
+        if not live:
+            return
+        plenty = _plenty(kinds)
+        # No placement lays more tiles than rack tiles share an attribute.
+        reach = max(n for n, shared in enumerate(plenty) if shared)
+        rows: dict[int, list[int]] = {}
+        columns: dict[int, list[int]] = {}
+        for x, y in live:
+            rows.setdefault(y, []).append(x)
+            columns.setdefault(x, []).append(y)
+        for axis, lines in ((0, rows), (1, columns)):
+            for b in sorted(lines):
+                window = self.grid.window(axis, b)
+                index = window.index
+                starts = sorted(index[a] for a in lines[b])
+                yield from _walk(self, window, axis == 0, starts, plenty, reach)
 
 
-class _Window:
-    """The cells of one row or column that a placement can use, free cells apart.
+def _walk(
+    search: Search,
+    window: _Window,
+    row: bool,  # noqa: FBT001 (rows and columns differ only here)
+    live: list[int],
+    plenty: list[int],
+    reach: int,
+) -> list[tuple[Placement, ...]]:
+    """Returns the placements in a window, by first and then last placed cell.
 
-    A placement holds an anchor and at most ``reach`` tiles, so it lies between
-    ``reach - 1`` cells before the first anchor and as many after the last; the
-    cells beyond the anchors are free. Free cell t comes with the old run
-    before it (``runs[t]``; ``runs[t + 1]`` follows it), the rack codes its
-    cross line takes and those it takes alone (with its neighbours in this line).
+    ``live`` holds the free cells (ascending) of the anchors some rack tile
+    fits alone: every placement holds one, so it starts within ``reach - 1``
+    cells before one.
     """
-
-    def __init__(self, search: Search, axis: int, b: int, near: list[int]) -> None:
-        self.search = search
-        self.row = axis == 0
-        line = search.lines[axis].get(b, _NO_LINE)
-        anchored = search.near
-        kinds = search.kinds
-        self.cells: list[Cell] = []
-        self.crosses: list[int] = []
-        self.touching: list[bool] = []
-        self.runs: list[Run] = []
-        add_cell = self.cells.append
-        add_cross = self.crosses.append
-        add_touching = self.touching.append
-        add_run = self.runs.append
-        mask = 0
-        shared = _ANY_ATTRIBUTE
-        count = 0
-        for a in range(near[0] - search.reach + 1, near[-1] + search.reach):
-            code = line.get(a)
-            if code is not None:
-                shared &= 0 if mask >> code & 1 else _TRAITS[code]
-                mask |= 1 << code
-                count += 1
-                continue
-            add_run((mask, shared, count))
-            mask = 0
-            shared = _ANY_ATTRIBUTE
-            count = 0
-            cell = (a, b) if self.row else (b, a)
-            add_cell(cell)
-            if cell in anchored:
-                add_touching(True)  # noqa: FBT003 (a list of flags)
-                add_cross(search.fitting(1 - axis, a, b))
-            else:
-                add_touching(False)  # noqa: FBT003
-                add_cross(kinds)
-        add_run((mask, shared, count))
-        runs = self.runs
-        self.alone = [
-            cross & _joined_fits(runs[t], runs[t + 1]) if touching else cross
-            for t, (cross, touching) in enumerate(
-                zip(self.crosses, self.touching, strict=True)
-            )
-        ]
-
-    def placements(self) -> Iterator[tuple[Placement, ...]]:
-        """Yields the placements in this line, by first and then last placed cell."""
-        search = self.search
-        plenty = search.plenty
-        cells = self.cells
-        crosses = self.crosses
-        alone = self.alone
-        runs = self.runs
-        touches = self.touching
-        # A placement starting after the last anchor touches nothing.
-        starts = max(t for t, touching in enumerate(touches) if touching) + 1
-        for first in range(starts):
+    found: list[tuple[Placement, ...]] = []
+    kinds = search.kinds
+    size = search.size
+    grid = search.grid
+    cells = window.cells
+    crosses = window.crosses
+    runs = window.runs
+    touches = window.touching
+    end = len(cells)
+    lone_attributes = _attributes(kinds)
+    done = 0
+    for anchor in live:
+        for first in range(max(done, anchor - reach + 1), anchor + 1):
             mask, shared, length = runs[first]
             # Attributes that a code each placed cell accepts alone has.
             allowed = _ANY_ATTRIBUTE
             touching = False
-            for last in range(first, min(len(cells), first + search.size)):
-                allowed &= _attributes(alone[last])
+            for last in range(first, min(end, first + size)):
                 after_mask, after_shared, after_count = runs[last + 1]
+                if touches[last]:
+                    allowed &= _attributes(
+                        crosses[last] & kinds & _joined_fits(runs[last], runs[last + 1])
+                    )
+                    touching = True
+                else:
+                    allowed &= lone_attributes
                 shared &= after_shared
                 length += 1
                 # Going further only adds tiles to the run: every test here
@@ -305,22 +380,56 @@ class _Window:
                     break
                 mask |= after_mask
                 length += after_count
-                fits = _OPEN[shared] & ~mask
-                options = [cross & fits for cross in crosses[first : last + 1]]
-                if not all(options):
+                fits = kinds & _OPEN[shared] & ~mask
+                if first == last:
+                    options = crosses[first] & fits
+                    if not options:
+                        break
+                    # A lone tile lies in a row and a column: rows only.
+                    if touching and row:
+                        laid = grid.laid(cells[first])
+                        found.extend((laid[code],) for code in _codes_of(options))
+                    continue
+                choices = [cross & fits for cross in crosses[first : last + 1]]
+                if not all(choices):
                     break
-                touching = touching or touches[last]
-                # A lone tile lies in a row and a column: yield it for rows only.
-                if touching and (self.row or last > first):
-                    yield from _assign(search, cells[first : last + 1], options, shared)
+                if touching:
+                    on = [grid.laid(cell) for cell in cells[first : last + 1]]
+                    _choose(found, on, choices, shared)
+        done = anchor + 1
+    return found
 
 
-def _joined_fits(before: Run, after: Run) -> int:
-    """Returns the codes that fit between two old runs, joining them into one line."""
-    if before[0] & after[0]:
-        return 0
-    shared = before[1] & after[1]
-    return _OPEN[shared] & ~(before[0] | after[0]) if shared else 0
+def _choose(
+    found: list[tuple[Placement, ...]],
+    on: list[_Laid],
+    options: list[int],
+    shared: int,
+) -> None:
+    """Adds every choice of one code per free cell forming a line with the rest.
+
+    ``options[i]`` holds the codes cell i accepts (its cross line and the old
+    tiles of the main line agree), ``shared`` the attributes the old tiles of
+    the main line share. The chosen codes must differ and share one of those
+    attributes. Choices come as the cells' placements in cell order, found by
+    a depth-first search that fills the most constrained cell first and tries
+    codes in ascending order: the order ``legal_moves`` has always had.
+    """
+    order = sorted(range(len(options)), key=lambda i: options[i].bit_count())
+    chosen: list[Placement | None] = [None] * len(options)
+    depth_of_last = len(order) - 1
+
+    def fill(depth: int, used: int, common: int) -> None:
+        i = order[depth]
+        laid = on[i]
+        for code in _codes_of(options[i] & _OPEN[common] & ~used):
+            chosen[i] = laid[code]
+            if depth == depth_of_last:
+                found.append(tuple(chosen))  # type: ignore[arg-type]
+            else:
+                fill(depth + 1, used | 1 << code, common & _TRAITS[code])
+
+    fill(0, 0, shared)
 
 
 def _plenty(kinds: int) -> list[int]:
@@ -330,16 +439,3 @@ def _plenty(kinds: int) -> list[int]:
         sum(1 << a for a, count in enumerate(counts) if count >= n)
         for n in range(QWIRKLE_LENGTH + 1)
     ]
-
-
-def _assign(
-    search: Search, free: list[Cell], options: list[int], shared: int
-) -> Iterator[tuple[Placement, ...]]:
-    """Yields every choice of one code per free cell keeping the main line valid."""
-    if len(free) == 1:
-        laid = search.laid(free[0])
-        return ((laid[code],) for code in _codes_of(options[0]))
-    on = [search.laid(cell) for cell in free]
-    return (
-        tuple(map(getitem, on, codes)) for codes in _choices(tuple(options), shared)
-    )
