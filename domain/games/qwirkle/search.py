@@ -77,6 +77,7 @@ _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 # Cells a window keeps before its first anchor and after its last: a placement
 # lays at most six tiles, and none lies beyond the anchors but the free cells.
 _MARGIN = QWIRKLE_LENGTH - 1
+_PAIR = 2
 
 
 def _codes_of(mask: int) -> list[int]:
@@ -172,20 +173,30 @@ class _Window:
     (``crosses[t]``) and, on an anchor, its place in ``touching``.
     """
 
-    __slots__ = ("cells", "crosses", "index", "runs", "touching")
+    __slots__ = ("alone", "cells", "crosses", "index", "runs", "touching")
 
     def __init__(self, grid: _Grid, axis: int, b: int, near: list[int]) -> None:
         line = grid.lines[axis].get(b, _NO_LINE)
         fits = grid.fits[1 - axis]
+        alone = grid.alone
         self.cells: list[Cell] = []
         self.crosses: list[int] = []
         self.touching: list[bool] = []
         self.runs: list[Run] = []
+        # alone[t]: the codes free cell t takes as the only tile placed.
+        self.alone: list[int] = []
         self.index: dict[int, int] = {}
+        add_cell = self.cells.append
+        add_cross = self.crosses.append
+        add_touching = self.touching.append
+        add_run = self.runs.append
+        add_alone = self.alone.append
+        index = self.index
         row = axis == 0
         mask = 0
         shared = _ANY_ATTRIBUTE
         count = 0
+        t = 0
         for a in range(near[0] - _MARGIN, near[-1] + _MARGIN + 1):
             code = line.get(a)
             if code is not None:
@@ -193,17 +204,24 @@ class _Window:
                 mask |= 1 << code
                 count += 1
                 continue
-            self.runs.append((mask, shared, count))
+            add_run((mask, shared, count))
             mask = 0
             shared = _ANY_ATTRIBUTE
             count = 0
             cell = (a, b) if row else (b, a)
-            self.index[a] = len(self.cells)
-            self.cells.append(cell)
+            index[a] = t
+            t += 1
+            add_cell(cell)
             cross = fits.get(cell)
-            self.touching.append(cross is not None)
-            self.crosses.append(_ALL if cross is None else cross)
-        self.runs.append((mask, shared, count))
+            if cross is None:
+                add_touching(False)  # noqa: FBT003 (a list of flags)
+                add_cross(_ALL)
+                add_alone(_ALL)
+            else:
+                add_touching(True)  # noqa: FBT003
+                add_cross(cross)
+                add_alone(alone[cell])
+        add_run((mask, shared, count))
 
 
 class _Grid:
@@ -348,6 +366,7 @@ def _walk(
     grid = search.grid
     cells = window.cells
     crosses = window.crosses
+    alone = window.alone
     runs = window.runs
     touches = window.touching
     end = len(cells)
@@ -362,9 +381,7 @@ def _walk(
             for last in range(first, min(end, first + size)):
                 after_mask, after_shared, after_count = runs[last + 1]
                 if touches[last]:
-                    allowed &= _attributes(
-                        crosses[last] & kinds & _joined_fits(runs[last], runs[last + 1])
-                    )
+                    allowed &= _attributes(alone[last] & kinds)
                     touching = True
                 else:
                     allowed &= lone_attributes
@@ -415,6 +432,20 @@ def _choose(
     a depth-first search that fills the most constrained cell first and tries
     codes in ascending order: the order ``legal_moves`` has always had.
     """
+    if len(options) == _PAIR:  # the most common case, without the recursion
+        near, far = options
+        laid_near, laid_far = on
+        if near.bit_count() <= far.bit_count():
+            for code in _codes_of(near & _OPEN[shared]):
+                fits = far & _OPEN[shared & _TRAITS[code]] & ~(1 << code)
+                tile = laid_near[code]
+                found.extend((tile, laid_far[other]) for other in _codes_of(fits))
+        else:
+            for code in _codes_of(far & _OPEN[shared]):
+                fits = near & _OPEN[shared & _TRAITS[code]] & ~(1 << code)
+                tile = laid_far[code]
+                found.extend((laid_near[other], tile) for other in _codes_of(fits))
+        return
     order = sorted(range(len(options)), key=lambda i: options[i].bit_count())
     chosen: list[Placement | None] = [None] * len(options)
     depth_of_last = len(order) - 1
