@@ -96,15 +96,23 @@ def where(database: str) -> str:
 def resolve_processes(settings: Settings) -> Settings:
     """Returns the settings with ``--processes auto`` made a number.
 
-    One process per core on PostgreSQL (a Python process uses about one core,
-    and the processes share the database); one on the other stores, which
-    cannot be shared.
+    One process per core this process may use on PostgreSQL (a Python process
+    uses about one core, and the processes share the database); one on the
+    other stores, which cannot be shared.
     """
     if settings.processes != AUTO_PROCESSES:
         return settings
     store = persistence_env(settings.database)["PERSISTENCE_MODULE"]
     shared = store == "eventsourcing.postgres"
-    return replace(settings, processes=(os.cpu_count() or 1) if shared else 1)
+    return replace(settings, processes=usable_cores() if shared else 1)
+
+
+def usable_cores() -> int:
+    """Returns the cores this process may run on (its affinity, as taskset or a
+    container's cpuset sets it), at most 1,000 (the cap of ``--processes``)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count()
+    return max(1, min(cores or 1, 1_000))
 
 
 def check_processes(settings: Settings) -> None:

@@ -31,7 +31,9 @@ class Listings:
 
     def __init__(self, size: int = LISTINGS_KEPT) -> None:
         self.size = size
-        self._kept: OrderedDict[Key, Iterator[Any]] = OrderedDict()
+        # key -> (the move read ahead, the listing after it): kept apart, so
+        # that resuming never wraps the listing in one more iterator.
+        self._kept: OrderedDict[Key, tuple[Any, Iterator[Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def page(
@@ -46,16 +48,19 @@ class Listings:
         this process does not keep.
         """
         with self._lock:
-            rest = self._kept.pop(key, None)
+            kept = self._kept.pop(key, None)
         game_id, revision, seat, start = key
-        if rest is None:
-            rest = itertools.islice(moves(), start, None)
-        page = list(itertools.islice(rest, size + 1))
+        if kept is None:
+            rest: Iterator[Any] = itertools.islice(moves(), start, None)
+            page = list(itertools.islice(rest, size + 1))
+        else:
+            ahead, rest = kept
+            page = [ahead, *itertools.islice(rest, size)]
         if len(page) <= size:
             return page, False
         after = (game_id, revision, seat, start + size)
         with self._lock:
-            self._kept[after] = itertools.chain((page[size],), rest)
+            self._kept[after] = (page[size], rest)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return page[:size], True

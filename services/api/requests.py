@@ -174,6 +174,11 @@ def identify(request: Message, method: str, token: str | None) -> tuple[str, str
     return request_key(request_id), fingerprint
 
 
+# Fields that never tell a retry from a reuse: the id itself, and how much of
+# the answer to send (a retry may ask for the game in full or basic alike).
+_NOT_FINGERPRINTED = ("request_id", "view")
+
+
 def identify_secret(
     request: Message, method: str, token: str | None
 ) -> tuple[str, str]:
@@ -181,8 +186,8 @@ def identify_secret(
 
     Only ``CreateGame`` and ``JoinGame`` need the raw id: the seat token a retry
     gets back derives from it. The fingerprint covers the method, the
-    request's content (its id aside) and the caller's credentials, so the same
-    id sent with anything else is refused.
+    request's content (its id and the view it asks for aside) and the caller's
+    credentials, so the same id sent with anything else is refused.
     """
     request_id = str(getattr(request, "request_id", ""))
     if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
@@ -198,7 +203,9 @@ def identify_secret(
         return "", ""
     content = type(request)()
     content.CopyFrom(request)
-    content.ClearField("request_id")
+    for answer_only in _NOT_FINGERPRINTED:
+        if answer_only in content.DESCRIPTOR.fields_by_name:
+            content.ClearField(answer_only)
     digest = hashlib.sha256(method.encode() + b"\x00")
     digest.update(content.SerializeToString(deterministic=True))
     digest.update(b"\x00" + hashlib.sha256((token or "").encode()).digest())

@@ -13,6 +13,7 @@ from infra.databases import (
     persistence_env,
     resolve_processes,
     sqlite_path,
+    usable_cores,
     where,
 )
 from infra.settings import (
@@ -292,7 +293,7 @@ def test_the_server_processes_come_from_the_environment() -> None:
 @pytest.mark.parametrize(
     ("database", "processes"),
     [
-        ("postgresql://postgres@127.0.0.1:5432/postgres", os.cpu_count() or 1),
+        ("postgresql://postgres@127.0.0.1:5432/postgres", usable_cores()),
         ("sqlite:///var/games.sqlite3", 1),
         ("memory:", 1),
     ],
@@ -426,3 +427,20 @@ def test_a_bad_kept_games_memory_is_refused_with_the_units(value: str) -> None:
         memory_size(value)
     with pytest.raises(SettingsError, match=repr(value).replace(".", r"\.")):
         Settings.from_env({"TABLETOP_KEEP_MEMORY": value})
+
+
+def test_auto_processes_count_the_cores_this_process_may_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--processes auto`` counts the cores the server may run on, not the host's.
+
+    A server pinned (taskset, a container's cpuset) to 2 of 64 cores that
+    started 64 processes, each with its own connection pool and LISTEN
+    connection, could exhaust PostgreSQL's max_connections (100 by default).
+    """
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    settings = Settings(
+        database="postgresql://u:p@localhost:5432/db", processes=AUTO_PROCESSES
+    )
+    assert resolve_processes(settings).processes == 2

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
+from tabletop.v1 import game_service_pb2 as api
 
 from domain.common.decision import Rejected
 from domain.games.qwirkle import QwirkleConfig
 from infra.event_store import create_app
 from infra.settings import Settings
+from services.api.requests import identify
 from services.calls import Call, CreateGame, JoinGame, SeatRequest, SubmitMove
 from services.games import Applied, GamesApp, Seated
 from tests.playing import sent_move
@@ -159,3 +162,20 @@ def test_a_retry_reaching_another_process_returns_the_original_result(
     assert len(second_process.recorded_events(record.game_id)) == first.record.revision
     first_process.close()
     second_process.close()
+
+
+def test_a_retry_that_asks_for_another_view_is_the_same_request() -> None:
+    """``SubmitMoveRequest.view`` shapes only the answer: it is not fingerprinted.
+
+    A client whose full SubmitMove timed out may retry the same move with the
+    same request_id asking for GAME_VIEW_BASIC (or the reverse) and gets the
+    first result, not REQUEST_ID_REUSED.
+    """
+    name = f"games/{uuid.uuid4()}"
+    full = api.SubmitMoveRequest(name=name, expected_revision=7, request_id="r-1")
+    basic = api.SubmitMoveRequest()
+    basic.CopyFrom(full)
+    basic.view = api.GAME_VIEW_BASIC
+    assert identify(full, "SubmitMove", "token") == identify(
+        basic, "SubmitMove", "token"
+    )
