@@ -11,6 +11,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
+from operator import getitem
 
 from domain.games.qwirkle.model import (
     Cell,
@@ -64,12 +65,18 @@ def first_moves(rack: Sequence[Tile], k: int) -> Iterator[tuple[Placement, ...]]
                 sets.append(chosen)
     steps = (HORIZONTAL,) if k == 1 else (HORIZONTAL, VERTICAL)
     for chosen in sets:
-        for order in itertools.permutations(chosen):
-            for (dx, dy), offset in itertools.product(steps, range(k)):
-                yield tuple(
-                    Placement(tile, (i - offset) * dx, (i - offset) * dy)
-                    for i, tile in enumerate(order)
-                )
+        # slots[s][i][j]: tile j of ``chosen`` on cell i of placing s (a step
+        # and an offset), each placement made once for all k! orders.
+        slots = [
+            [
+                [Placement(tile, step * dx, step * dy) for tile in chosen]
+                for step in range(-offset, k - offset)
+            ]
+            for (dx, dy), offset in itertools.product(steps, range(k))
+        ]
+        for order in itertools.permutations(range(k)):
+            for cells in slots:
+                yield tuple(map(getitem, cells, order))
 
 
 def exchanges_for(rack: Sequence[Tile], bag_size: int) -> Iterator[tuple[Tile, ...]]:
