@@ -227,8 +227,11 @@ class _Window:
 class _Grid:
     """What the search needs of one grid, whatever the rack."""
 
-    def __init__(self, board: Mapping[Cell, Tile]) -> None:
+    def __init__(self, board: Mapping[Cell, Tile], base: _Grid | None) -> None:
         self.board = dict(board)
+        # The grid searched before, whose windows this one takes where the
+        # line, its anchors and their fits are the same (most lines, a move on).
+        self.base = base
         # lines[0][y][x] and lines[1][x][y]: the code on cell (x, y).
         rows: dict[int, dict[int, int]] = {}
         columns: dict[int, dict[int, int]] = {}
@@ -272,21 +275,49 @@ class _Grid:
             near_rows.setdefault(y, []).append(x)
             near_columns.setdefault(x, []).append(y)
         self.windows: dict[tuple[int, int], _Window] = {}
-        self._laid: dict[Cell, _Laid] = {}
+        # Placements depend on no grid: kept from grid to grid, up to a bound.
+        self.placed: dict[Cell, _Laid] = (
+            base.placed if base is not None and len(base.placed) < _LAID_CELLS else {}
+        )
 
     def window(self, axis: int, b: int) -> _Window:
         """Returns the window of row ``b`` (axis 0) or column ``b`` (axis 1)."""
         found = self.windows.get((axis, b))
         if found is None:
             near = self.near[axis][b]
-            found = self.windows[axis, b] = _Window(self, axis, b, near)
+            base = self.base
+            if base is not None:
+                found = base.windows.get((axis, b))
+            if found is None or not self._same_line(axis, b, near):
+                found = _Window(self, axis, b, near)
+            self.windows[axis, b] = found
         return found
+
+    def _same_line(self, axis: int, b: int, near: list[int]) -> bool:
+        """Returns whether the base grid's window of a line holds for this grid."""
+        base = self.base
+        if (
+            base is None
+            or base.near[axis].get(b) != near
+            or base.lines[axis].get(b) != self.lines[axis].get(b)
+        ):
+            return False
+        row_fits, column_fits = self.fits
+        base_rows, base_columns = base.fits
+        for a in near:
+            cell = (a, b) if axis == 0 else (b, a)
+            if (
+                row_fits[cell] != base_rows[cell]
+                or column_fits[cell] != base_columns[cell]
+            ):
+                return False
+        return True
 
     def laid(self, cell: Cell) -> _Laid:
         """Returns the placements on ``cell`` by code, made once and shared by all."""
-        found = self._laid.get(cell)
+        found = self.placed.get(cell)
         if found is None:
-            found = self._laid[cell] = _Laid(cell)
+            found = self.placed[cell] = _Laid(cell)
         return found
 
 
@@ -294,6 +325,8 @@ class _Grid:
 # its move): an exchange keeps the grid, and the end checks every rack on one.
 _RECENT: list[_Grid] = []
 _KEPT = 2
+# Cells whose placement objects grids pass on (a game uses a few hundred).
+_LAID_CELLS = 4096
 
 
 def _grid(board: Mapping[Cell, Tile]) -> _Grid:
@@ -301,7 +334,9 @@ def _grid(board: Mapping[Cell, Tile]) -> _Grid:
     for grid in _RECENT:
         if board == grid.board:
             return grid
-    grid = _Grid(board)
+    grid = _Grid(board, _RECENT[0] if _RECENT else None)
+    for older in _RECENT:
+        older.base = None  # no chain of grids kept alive
     _RECENT.insert(0, grid)
     del _RECENT[_KEPT:]
     return grid
