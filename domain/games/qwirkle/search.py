@@ -325,8 +325,8 @@ class _Grid:
 # its move): an exchange keeps the grid, and the end checks every rack on one.
 _RECENT: list[_Grid] = []
 _KEPT = 2
-# Cells whose placement objects grids pass on (a game uses a few hundred).
-_LAID_CELLS = 4096
+# Cells whose placement objects grids pass on (about 2.5 MiB; games share most).
+_LAID_CELLS = 1024
 
 
 def _grid(board: Mapping[Cell, Tile]) -> _Grid:
@@ -488,12 +488,15 @@ def _choose(
     def fill(depth: int, used: int, common: int) -> None:
         i = order[depth]
         laid = on[i]
-        for code in _codes_of(options[i] & _OPEN[common] & ~used):
-            chosen[i] = laid[code]
-            if depth == depth_of_last:
+        codes = _codes_of(options[i] & _OPEN[common] & ~used)
+        if depth == depth_of_last:
+            for code in codes:
+                chosen[i] = laid[code]
                 found.append(tuple(chosen))  # type: ignore[arg-type]
-            else:
-                fill(depth + 1, used | 1 << code, common & _TRAITS[code])
+            return
+        for code in codes:
+            chosen[i] = laid[code]
+            fill(depth + 1, used | 1 << code, common & _TRAITS[code])
 
     fill(0, 0, shared)
 
