@@ -1,4 +1,4 @@
-// Calls one unary method with 20 empty bytes from `clients` concurrent loops,
+// Calls one unary method with an empty request from `clients` concurrent loops,
 // 8 per connection, for `seconds`; prints the number of calls answered.
 //   node floor.mjs HOST:PORT CLIENTS /package.Service/Method SECONDS
 import * as grpc from "@grpc/grpc-js";
@@ -15,7 +15,7 @@ const channels = Array.from(
       "bench.channel": i,
     }),
 );
-const request = Buffer.alloc(20);
+const request = Buffer.alloc(0);
 let calls = 0;
 let stop = false;
 
