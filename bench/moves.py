@@ -201,10 +201,9 @@ def measure(
     """Starts the setup's server on a new schema and prints one row per count."""
     database = default_database()
     # Every client plays as fast as it can from one address, far above the
-    # rate limit; a baseline checkout may predate --rate-limit, so only this
-    # checkout is told to turn it off.
-    unlimited = ("--rate-limit", "0") if setup.root is None else ()
-    server, address = start_server(database, *setup.options, *unlimited, cwd=setup.root)
+    # rate limits: main() turns them off for every server through the
+    # environment, which a baseline that predates --rate-limit ignores.
+    server, address = start_server(database, *setup.options, cwd=setup.root)
     protos = (setup.root or ROOT) / "protos"
     levels: list[dict[str, Any]] = []
     try:
@@ -278,6 +277,8 @@ def setups_of(args: argparse.Namespace, tree: Path | None) -> list[Setup]:
 
 def main() -> None:
     """Runs pgbench, then every server setup at every client count."""
+    # No rate limits: the servers inherit this (all read TABLETOP_RATE_LIMIT).
+    os.environ["TABLETOP_RATE_LIMIT"] = "0"
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
