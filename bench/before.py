@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.moves import checkout
+from bench.fanout import checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -40,8 +40,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +48,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from bench.fanout import rss_kib, start_server
+from bench.fanout import checkout, rss_kib, start_server
 from bench.length import default_database
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,22 +224,6 @@ def measure(
         server.wait(timeout=30)
         run_sql(database, f"DROP SCHEMA IF EXISTS {schema_of(database)} CASCADE")
     return levels
-
-
-@contextmanager
-def checkout(revision: str | None) -> Iterator[Path | None]:
-    """Yields a temporary work tree of ``revision`` (None: yields None)."""
-    if revision is None:
-        yield None
-        return
-    with tempfile.TemporaryDirectory(prefix="tabletop-baseline-") as parent:
-        tree = Path(parent) / "tree"
-        git = ["git", "worktree"]
-        subprocess.run([*git, "add", "-q", "--detach", str(tree), revision], check=True)  # noqa: S603
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "remove", "--force", str(tree)], check=True)  # noqa: S603
 
 
 def takes_auto_processes() -> bool:

@@ -32,14 +32,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import psycopg.waiting
 from eventsourcing.persistence import StoredEvent
-from psycopg import sql
 from psycopg.waiting import Ready, Wait
 
+from bench.fanout import drop_schema
+from bench.length import default_database
 from infra import event_store
 from infra.event_store import create_app
 from infra.settings import Settings
@@ -137,29 +138,8 @@ def measure(
     }
 
 
-def default_database() -> str:
-    """Returns the PostgreSQL of ``make test`` (``.ci/.pg.env``), in a new schema."""
-    host = os.environ.get("POSTGRES_HOST", "127.0.0.1")
-    port = os.environ.get("POSTGRES_PORT", "5432")
-    user = os.environ.get("POSTGRES_USER", "postgres")
-    password = os.environ.get("POSTGRES_PASSWORD", "")
-    dbname = os.environ.get("POSTGRES_DBNAME", "postgres")
-    auth = f"{user}:{password}@" if password else f"{user}@"
-    return f"postgresql://{auth}{host}:{port}/{dbname}"
-
-
 def with_schema(database: str, schema: str) -> str:
     return urlunsplit(urlsplit(database)._replace(query=f"schema={schema}"))
-
-
-def drop_schema(database: str) -> None:
-    parts = urlsplit(database)
-    schema = parse_qs(parts.query)["schema"][0]
-    statement = sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
-        sql.Identifier(schema)
-    )
-    with psycopg.connect(urlunsplit(parts._replace(query="")), autocommit=True) as db:
-        db.execute(statement)
 
 
 def main() -> None:
