@@ -19,7 +19,7 @@ from infra.pg_recorder import OneTripRecorder
 from infra.settings import Settings
 from services.calls import CreateGame, JoinGame
 from services.commits import GroupCommit
-from services.games import GamesApp
+from services.games import GamesApp, Seated
 from tests.pg import fresh_schema
 
 
@@ -100,13 +100,14 @@ def test_a_game_played_through_the_application_reads_back(
 ) -> None:
     config = HuesAndCuesConfig(first_cue_giver=0, free_choice_variant=True)
     created = app.create_game(CreateGame(RULES.name, config, 3, "Ana"))
-    game_id = created.record.game_id  # type: ignore[union-attr]
+    assert isinstance(created, Seated), created
+    game_id = created.record.game_id
     for name in ("Ben", "Cy"):
         app.join_game(JoinGame(game_id, name))
     game = app.get_game(game_id)
     assert game is not None
     library = PostgresApplicationRecorder(
-        app.recorder.datastore,  # type: ignore[attr-defined]
+        recorder_of(app).datastore,
         events_table_name="tabletop_events",
     )
     assert library.select_events(game_id) == app.recorder.select_events(game_id)
