@@ -33,6 +33,8 @@ class CreateTable:
     # When the table closes if play has not begun (None: never, for tables
     # opened before tables expired).
     expires_at: datetime | None = None
+    # The creator's account when signed in ("": a guest, named by display_name).
+    player_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,7 @@ class JoinTable:
     display_name: str
     token_hash: str
     invite_hash: str = ""
+    player_id: str = ""  # the joiner's account when signed in
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +173,9 @@ def create(rules: tables.Rules, command: CreateTable, seed: bytes) -> Decision[A
         command.turn_seconds,
         expires_at=command.expires_at,
     )
-    creator = tables.SeatHolder(command.display_name, command.token_hash)
+    creator = tables.SeatHolder(
+        command.display_name, command.token_hash, command.player_id
+    )
     return turn_timer.check_turn_seconds(command.turn_seconds) or tables.create(
         rules, opening, creator, command.invite_hash
     )
@@ -247,7 +252,11 @@ def _decide_lobby(
     match command:
         case JoinTable():
             return tables.join(
-                table, command.display_name, command.token_hash, command.invite_hash
+                table,
+                command.display_name,
+                command.token_hash,
+                command.invite_hash,
+                command.player_id,
             )
         case LeaveTable():
             return lobby.leave(table, acting)

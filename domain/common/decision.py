@@ -19,6 +19,7 @@ class RejectionKind(StrEnum):
     STALE = "STALE"  # expected_revision moved on -> ABORTED
     NOT_FOUND = "NOT_FOUND"  # no such game or revision -> NOT_FOUND
     UNAUTHENTICATED = "UNAUTHENTICATED"  # no or unknown credentials -> UNAUTHENTICATED
+    UNAVAILABLE = "UNAVAILABLE"  # something the server needs is away -> UNAVAILABLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,10 @@ def leave(table: Table, seat: int) -> Decision[TableEvent]:
     refused = waiting_only(table, "resign instead to hand your seat to the bot")
     if refused is not None:
         return refused
-    left = PlayerLeft(seat, table.seats[seat].display_name, removed=False)
+    holder = table.seats[seat]
+    left = PlayerLeft(
+        seat, holder.display_name, removed=False, player_id=holder.player_id
+    )
     if len(table.seats) == 1:
         return Accepted((left, TableClosed(ClosedBecause.EMPTY)))
     return Accepted((left,))
@@ -51,8 +54,11 @@ def remove(table: Table, seat: int, removed: int) -> Decision[TableEvent]:
             seat=removed,
             seatedPlayers=len(table.seats),
         )
-    name = table.seats[removed].display_name
-    return Accepted((PlayerLeft(removed, name, removed=True),))
+    holder = table.seats[removed]
+    left = PlayerLeft(
+        removed, holder.display_name, removed=True, player_id=holder.player_id
+    )
+    return Accepted((left,))
 
 
 def rotate_invite(table: Table, seat: int, invite_hash: str) -> Decision[TableEvent]:

@@ -114,8 +114,8 @@ def create(
             maxPlayers=rules.max_players,
             maxPlayersRequested=max_players,
         )
-    refused = rules.check_config(opening.config, max_players) or _check_name(
-        creator.display_name
+    refused = rules.check_config(opening.config, max_players) or (
+        None if creator.player_id else check_display_name(creator.display_name)
     )
     if refused is not None:
         return refused
@@ -124,14 +124,24 @@ def create(
         opening, game_type=rules.name, max_players=max_players, private=private
     )
     invited = (InviteCodeSet(invite_hash),) if private else ()
-    joined = PlayerJoined(0, creator.display_name.strip(), creator.token_hash)
+    joined = PlayerJoined(
+        0, creator.display_name.strip(), creator.token_hash, creator.player_id
+    )
     return Accepted((created, *invited, joined))
 
 
 def join(
-    table: Table, display_name: str, token_hash: str, invite_hash: str = ""
+    table: Table,
+    display_name: str,
+    token_hash: str,
+    invite_hash: str = "",
+    player_id: str = "",
 ) -> Decision[TableEvent]:
-    """Seats a new player in the next free seat; a private table wants its code."""
+    """Seats a new player in the next free seat; a private table wants its code.
+
+    A signed-in player (``player_id``) is shown under the account's name and
+    takes one seat at a table: the player's sessions act for that seat.
+    """
     refused = waiting_only(table, "no more players can join")
     if refused is not None:
         return refused
@@ -153,10 +163,17 @@ def join(
             "table/seat_limit",
             maxPlayers=table.max_players,
         )
-    refused = _check_name(display_name)
+    if player_id and any(holder.player_id == player_id for holder in table.seats):
+        return reject(
+            "ALREADY_SEATED",
+            "The signed-in player already holds a seat at this table.",
+            "table/one_seat_per_player",
+        )
+    refused = None if player_id else check_display_name(display_name)
     if refused is not None:
         return refused
-    return Accepted((PlayerJoined(len(table.seats), display_name.strip(), token_hash),))
+    seat = len(table.seats)
+    return Accepted((PlayerJoined(seat, display_name.strip(), token_hash, player_id),))
 
 
 def start(table: Table, rules: Rules, seat: int) -> Decision[Any]:
@@ -320,7 +337,7 @@ def _evolve_lobby(
 ) -> Table:
     match event:
         case PlayerJoined():
-            holder = SeatHolder(event.display_name, event.token_hash)
+            holder = SeatHolder(event.display_name, event.token_hash, event.player_id)
             return replace(table, seats=(*table.seats, holder))
         case PlayerLeft():
             seats = table.seats[: event.seat] + table.seats[event.seat + 1 :]
@@ -431,7 +448,8 @@ def host_only(table: Table, seat: int, action: str) -> Rejected | None:
     )
 
 
-def _check_name(name: str) -> Rejected | None:
+def check_display_name(name: str) -> Rejected | None:
+    """Refuses a display name that is empty, too long or not printable."""
     stripped = name.strip()
     if not stripped or len(stripped) > MAX_DISPLAY_NAME:
         return malformed(

@@ -66,8 +66,11 @@ class PlayerJoined:
     """A player took the next seat; only the hash of the seat token is kept."""
 
     seat: int
-    display_name: str
+    display_name: str  # "" for a signed-in player: the account's name is shown
     token_hash: str
+    # The account of a signed-in player (its session acts for the seat); "" for
+    # a guest, whom only the seat token identifies.
+    player_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,7 @@ class PlayerLeft:
     seat: int
     display_name: str  # the name the seat's player was shown under
     removed: bool  # True: the host removed the seat; False: its player left
+    player_id: str = ""  # the signed-in player's account ("": a guest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +190,7 @@ class SeatHolder:
 
     display_name: str
     token_hash: str
+    player_id: str = ""  # a signed-in player's account, whose sessions act too
 
 
 @dataclass(frozen=True, slots=True)
