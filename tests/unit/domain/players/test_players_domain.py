@@ -11,6 +11,7 @@ from domain.players import (
     DeviceLinked,
     IdentityLinked,
     PlayerDeleted,
+    PlayerEvent,
     PlayerRegistered,
     PlayerRenamed,
     RefreshToken,
@@ -37,7 +38,7 @@ def _token(
 
 
 def test_an_account_folds_its_name_devices_and_identities() -> None:
-    events = [
+    events: list[PlayerEvent] = [
         PlayerRegistered("sealed-1"),
         DeviceLinked("device-1"),
         PlayerRenamed("sealed-2"),
