@@ -27,17 +27,14 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from typing import Any
 from uuid import UUID
-from weakref import WeakKeyDictionary
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from eventsourcing.application import Application
-from eventsourcing.persistence import InterfaceError, OperationalError
-from eventsourcing.popo import POPORecorder
-from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
-from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteRecorder
-from eventsourcing.utils import retry, strtobool
-from psycopg.sql import SQL, Identifier
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.sqlite import SQLiteDatastore
+
+from services.side_tables import PostgresTable, SideTables, SQLiteTable, SQLTable
 
 TABLE = "tabletop_player_keys"
 KEY_BYTES = 32  # AES-256
@@ -48,12 +45,9 @@ _TAG_BYTES = 16
 # Prefixes the associated data, so no other use of these keys could collide.
 _CONTEXT = b"tabletop.personal.v1\x00"
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
-# The advisory lock under which processes create the table: concurrent
-# CREATE TABLE IF NOT EXISTS can still fail on PostgreSQL's catalog index.
-_CREATE_LOCK = int.from_bytes(b"tt.pkeys", "big")
+# The advisory lock under which processes create the table.
+_LOCK_TAG = b"tt.pkeys"
 _ATTEMPTS = 3
-# The library's recorders retry so while the database cannot be reached.
-_retrying = retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
 
 
 class NoPersonalKeyError(LookupError):
@@ -166,108 +160,67 @@ class PersonalKeys(ABC):
         """Deletes the stored key of the player; returns whether there was one."""
 
 
-class PostgresKeys(PersonalKeys):
+class _TableKeys(PersonalKeys):
+    """The keys in a table beside the events, in the application's database."""
+
+    def __init__(self, table: SQLTable, cache_size: int) -> None:
+        super().__init__(cache_size)
+        self._table = table
+
+    def create_table(self) -> None:
+        self._table.create_table()
+
+    def _insert_or_select(self, player_id: UUID, fresh: bytes) -> bytes | None:
+        key = self._table.write_then_read(
+            _INSERT, (player_id, fresh), _SELECT, (player_id,)
+        )
+        return None if key is None else bytes(key)
+
+    def _select(self, player_id: UUID) -> bytes | None:
+        key = self._table.read(_SELECT, (player_id,))
+        return None if key is None else bytes(key)
+
+    def _delete(self, player_id: UUID) -> bool:
+        return self._table.delete(_DELETE, (player_id,)) > 0
+
+
+class PostgresKeys(_TableKeys):
     """The keys in the application's PostgreSQL schema, through its pool."""
 
     def __init__(
         self, datastore: PostgresDatastore, cache_size: int = CACHE_SIZE
     ) -> None:
-        super().__init__(cache_size)
+        super().__init__(
+            PostgresTable(datastore, TABLE, _LOCK_TAG, [_POSTGRES_CREATE]), cache_size
+        )
         self._datastore = datastore
-        table = SQL("{}.{}").format(Identifier(datastore.schema), Identifier(TABLE))
-        self._create = SQL(
-            "CREATE TABLE IF NOT EXISTS {} (player_id uuid PRIMARY KEY, "
-            "key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
-        ).format(table)
-        self._insert = SQL(
-            "INSERT INTO {} (player_id, key) VALUES (%s, %s) "
-            "ON CONFLICT (player_id) DO NOTHING"
-        ).format(table)
-        self._read = SQL("SELECT key FROM {} WHERE player_id = %s").format(table)
-        self._remove = SQL("DELETE FROM {} WHERE player_id = %s").format(table)
-
-    def create_table(self) -> None:
-        with self._datastore.transaction(commit=True) as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
-            cursor.execute(self._create)
-
-    @_retrying
-    def _insert_or_select(self, player_id: UUID, fresh: bytes) -> bytes | None:
-        with self._datastore.transaction(commit=True) as cursor:
-            cursor.execute(self._insert, (player_id, fresh))
-            # A new statement sees the key of a racing creator once it committed.
-            cursor.execute(self._read, (player_id,))
-            row = cursor.fetchone()
-        return None if row is None else bytes(row["key"])
-
-    # One statement each, so the pool's autocommit connection suffices.
-    @_retrying
-    def _select(self, player_id: UUID) -> bytes | None:
-        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
-            cursor.execute(self._read, (player_id,))
-            row = cursor.fetchone()
-        return None if row is None else bytes(row["key"])
-
-    @_retrying
-    def _delete(self, player_id: UUID) -> bool:
-        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
-            cursor.execute(self._remove, (player_id,))
-            return cursor.rowcount > 0
 
 
-class SQLiteKeys(PersonalKeys):
+class SQLiteKeys(_TableKeys):
     """The keys in the application's SQLite file, through its connections."""
 
     def __init__(
         self, datastore: SQLiteDatastore, cache_size: int = CACHE_SIZE
     ) -> None:
-        super().__init__(cache_size)
+        # Deleting a key zeroes its bytes in the file (not in older WAL frames).
+        super().__init__(SQLiteTable(datastore, TABLE, [_SQLITE_CREATE]), cache_size)
         self._datastore = datastore
 
-    def create_table(self) -> None:
-        # SQLite runs one writer at a time: concurrent creators are safe.
-        with self._datastore.transaction(commit=True) as cursor:
-            cursor.execute(_SQLITE_CREATE)
 
-    def _insert_or_select(self, player_id: UUID, fresh: bytes) -> bytes | None:
-        with self._datastore.transaction(commit=True) as cursor:
-            cursor.execute(_SQLITE_INSERT, (str(player_id), fresh))
-            return _sqlite_read(cursor, player_id)
-
-    def _select(self, player_id: UUID) -> bytes | None:
-        with self._datastore.transaction(commit=False) as cursor:
-            return _sqlite_read(cursor, player_id)
-
-    def _delete(self, player_id: UUID) -> bool:
-        with self._datastore.transaction(commit=True) as cursor:
-            cursor.execute("PRAGMA secure_delete")
-            before = int(cursor.fetchone()[0])
-            # Zeroes the deleted row's bytes in the file (not in older WAL
-            # frames), then leaves the library's connection as it was.
-            cursor.execute("PRAGMA secure_delete = ON")
-            cursor.execute(_SQLITE_DELETE, (str(player_id),))
-            cursor.execute("SELECT changes()")
-            deleted = int(cursor.fetchone()[0]) > 0
-            cursor.execute("PRAGMA secure_delete = " + ("ON" if before else "OFF"))
-            return deleted
-
-
+_POSTGRES_CREATE = (
+    "CREATE TABLE IF NOT EXISTS {table} (player_id uuid PRIMARY KEY, "
+    "key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
+)
 _SQLITE_CREATE = (
-    "CREATE TABLE IF NOT EXISTS tabletop_player_keys (player_id TEXT PRIMARY KEY, "
+    "CREATE TABLE IF NOT EXISTS {table} (player_id TEXT PRIMARY KEY, "
     "key BLOB NOT NULL, created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
 )
-_SQLITE_INSERT = (
-    "INSERT INTO tabletop_player_keys (player_id, key) VALUES (?, ?) "
+_INSERT = (
+    "INSERT INTO {table} (player_id, key) VALUES (%s, %s) "
     "ON CONFLICT (player_id) DO NOTHING"
 )
-_SQLITE_SELECT = "SELECT key FROM tabletop_player_keys WHERE player_id = ?"
-_SQLITE_DELETE = "DELETE FROM tabletop_player_keys WHERE player_id = ?"
-
-
-def _sqlite_read(cursor: SQLiteCursor, player_id: UUID) -> bytes | None:
-    cursor.execute(_SQLITE_SELECT, (str(player_id),))
-    row = cursor.fetchone()
-    return None if row is None else bytes(row[0])
+_SELECT = "SELECT key FROM {table} WHERE player_id = %s"
+_DELETE = "DELETE FROM {table} WHERE player_id = %s"
 
 
 class MemoryKeys(PersonalKeys):
@@ -296,8 +249,9 @@ class MemoryKeys(PersonalKeys):
 
 # One PersonalKeys per application recorder (so one cache per store and
 # process), dropped with the recorder.
-_OPENED: WeakKeyDictionary[object, PersonalKeys] = WeakKeyDictionary()
-_OPENING = threading.Lock()
+_KEYS: SideTables[PersonalKeys] = SideTables(
+    "personal keys", postgres=PostgresKeys, sqlite=SQLiteKeys, memory=MemoryKeys
+)
 
 
 def keys_for(app: Application[Any]) -> PersonalKeys:
@@ -308,26 +262,7 @@ def keys_for(app: Application[Any]) -> PersonalKeys:
     table when missing, unless the application's ``CREATE_TABLE`` setting is
     off; later calls return the same object, so a process has one cache.
     """
-    recorder = app.recorder
-    with _OPENING:
-        keys = _OPENED.get(recorder)
-        if keys is None:
-            keys = _keys_of(recorder)
-            if strtobool(app.factory.env.get("CREATE_TABLE") or "yes"):
-                keys.create_table()
-            _OPENED[recorder] = keys
-        return keys
-
-
-def _keys_of(recorder: object) -> PersonalKeys:
-    if isinstance(recorder, PostgresRecorder):
-        return PostgresKeys(recorder.datastore)
-    if isinstance(recorder, SQLiteRecorder):
-        return SQLiteKeys(recorder.datastore)
-    if isinstance(recorder, POPORecorder):
-        return MemoryKeys()
-    msg = f"no store of personal keys beside a {type(recorder).__name__}"
-    raise TypeError(msg)
+    return _KEYS.open(app)
 
 
 class Sealer:
