@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from domain.common.fields import OMITTED_WHEN_DEFAULT
+
 TYPE_KEY = "_type"
 VERSION_KEY = "_v"
 SCHEMA_VERSION_ATTRIBUTE = "SCHEMA_VERSION"
@@ -85,7 +87,10 @@ class Codec:
             if version > 1:
                 data[VERSION_KEY] = version
             for field in dataclasses.fields(value):
-                data[field.name] = self.encode(getattr(value, field.name))
+                item = getattr(value, field.name)
+                if field.metadata.get(OMITTED_WHEN_DEFAULT) and item == field.default:
+                    continue  # a field added later, saying nothing here
+                data[field.name] = self.encode(item)
             return data
         if isinstance(value, tuple | list | frozenset):
             return [self.encode(item) for item in value]
@@ -141,7 +146,7 @@ class Codec:
             data = _upcast(cls, data, stored, current)
         form = {key: self.current_form(value) for key, value in data.items()}
         for field in dataclasses.fields(cls):
-            if field.name in form:
+            if field.name in form or field.metadata.get(OMITTED_WHEN_DEFAULT):
                 continue
             if field.default is not dataclasses.MISSING:
                 form[field.name] = self.encode(field.default)

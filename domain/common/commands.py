@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 from domain.common import lobby, resigning, takeback, turn_timer
 from domain.common import table as tables
 from domain.common.decision import Accepted, Decision
+from domain.common.fields import added_later
 from domain.common.rng import commitment
 
 
@@ -34,7 +35,7 @@ class CreateTable:
     # opened before tables expired).
     expires_at: datetime | None = None
     # The creator's account when signed in ("": a guest, named by display_name).
-    player_id: str = ""
+    player_id: str = added_later("")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class JoinTable:
     display_name: str
     token_hash: str
     invite_hash: str = ""
-    player_id: str = ""  # the joiner's account when signed in
+    player_id: str = added_later("")  # the joiner's account when signed in
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeAlias
 
+from domain.common.fields import added_later
 from domain.common.rng import Rng
 from domain.common.undo import UNDO_EVENTS, UndoState
 
@@ -70,7 +71,7 @@ class PlayerJoined:
     token_hash: str
     # The account of a signed-in player (its session acts for the seat); "" for
     # a guest, whom only the seat token identifies.
-    player_id: str = ""
+    player_id: str = added_later("")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ class PlayerLeft:
     seat: int
     display_name: str  # the name the seat's player was shown under
     removed: bool  # True: the host removed the seat; False: its player left
-    player_id: str = ""  # the signed-in player's account ("": a guest)
+    player_id: str = added_later("")  # the signed-in player's account ("": a guest)
 
 
 @dataclass(frozen=True, slots=True)

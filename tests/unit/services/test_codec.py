@@ -455,3 +455,21 @@ def test_the_current_form_fills_defaults_and_keeps_keys_no_class_defines() -> No
     current = VERSIONED.current_form(stored)
     assert current["stolen"] == 1
     assert current != VERSIONED.encode(VERSIONED.decode(stored))
+
+
+def test_a_field_added_later_is_stored_only_when_it_says_something() -> None:
+    guest = tables.PlayerJoined(1, "Ben", "hash")
+    signed_in = tables.PlayerJoined(
+        1, "", "hash", "0b7e3c2a-5d1f-4c4e-9a53-2f7d3c6b8e10"
+    )
+    assert CODEC.encode(guest) == {
+        TYPE_KEY: "table.PlayerJoined",
+        "seat": 1,
+        "display_name": "Ben",
+        "token_hash": "hash",
+    }  # as stored before seats had accounts: the same digests
+    assert CODEC.encode(signed_in)["player_id"] == signed_in.player_id
+    for value in (guest, signed_in):
+        stored = json.loads(json.dumps(CODEC.encode(value)))
+        assert CODEC.decode(stored) == value
+        assert CODEC.current_form(stored) == CODEC.encode(value)
