@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from infra.databases import check_processes, resolve_processes
 from infra.logs import configure
@@ -25,6 +26,8 @@ from infra.settings import (
     read_token_file,
     seconds,
 )
+from services.identities import IdTokenVerifier, ProviderConfigError, load_providers
+from services.sessions import SessionKey
 from services.signing import KeyFileError, SigningKey
 
 
@@ -127,6 +130,20 @@ def build_parser() -> argparse.ArgumentParser:
         "makes an ephemeral key and says so at start",
     )
     serve.add_argument(
+        "--session-key-file",
+        metavar="PATH",
+        help="Ed25519 private key (PEM, as tabletop keygen writes) that signs "
+        "players' access tokens (env TABLETOP_SESSION_KEY_FILE); without one "
+        "the server makes an ephemeral key and says so at start",
+    )
+    serve.add_argument(
+        "--oidc-providers",
+        metavar="PATH",
+        help="JSON file of the OpenID Connect issuers whose ID tokens sign "
+        "players in (env TABLETOP_OIDC_PROVIDERS); without one, sign-in is by "
+        "device id only",
+    )
+    serve.add_argument(
         "--keep-memory",
         type=_memory_size,
         default=defaults.keep_memory,
@@ -174,8 +191,9 @@ def _add_per_address_limits(serve: argparse.ArgumentParser, defaults: Settings) 
         ("create", "CreateGame", defaults.create_limit),
         ("join", "JoinGame", defaults.join_limit),
         ("list", "ListGames", defaults.list_limit),
+        ("sign-in", "SignInWithDevice and SignInWithIdToken", defaults.sign_in_limit),
     ):
-        env = f"TABLETOP_{kind.upper()}_RATE"
+        env = f"TABLETOP_{kind.upper().replace('-', '_')}_RATE"
         serve.add_argument(
             f"--{kind}-rate-limit",
             type=rate,
@@ -238,12 +256,18 @@ def _memory_size(value: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _signing_key_bytes(path: str | None, processes: int) -> bytes | None:
-    """Returns the key to sign with, read once here; or one for a group to share."""
+def _key_bytes(
+    kind: type[SigningKey | SessionKey], path: str | None, processes: int
+) -> bytes | None:
+    """Returns a key to sign with, read once here; or one for a group to share."""
     if path is not None:
-        return SigningKey.from_file(path).private_bytes()
+        try:
+            return kind.from_file(path).private_bytes()
+        except KeyFileError as error:
+            flag = "--session-key-file" if kind is SessionKey else "--signing-key-file"
+            raise KeyFileError(f"{flag}: {error}") from None
     if processes > 1:  # one ephemeral key for every process of the group
-        return SigningKey.generate().private_bytes()
+        return kind.generate().private_bytes()
     return None
 
 
@@ -273,7 +297,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.operator_token_file
             else Settings.from_env().operator_token
         )
-        signing_key_file = args.signing_key_file or Settings.from_env().signing_key_file
+        env = Settings.from_env()
+        signing_key_file = args.signing_key_file or env.signing_key_file
+        session_key_file = args.session_key_file or env.session_key_file
         settings = Settings(
             listen=args.listen,
             database=args.database,
@@ -287,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             create_limit=(args.create_rate_limit, args.create_rate_burst),
             join_limit=(args.join_rate_limit, args.join_rate_burst),
             list_limit=(args.list_rate_limit, args.list_rate_burst),
+            sign_in_limit=(args.sign_in_rate_limit, args.sign_in_rate_burst),
             idle_seconds=args.idle_seconds,
             max_connections_per_address=args.max_connections_per_address,
             max_streams_per_address=args.max_streams_per_address,
@@ -297,16 +324,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             keep_memory=args.keep_memory,
             operator_token=operator_token,
             signing_key_file=signing_key_file,
+            session_key_file=session_key_file,
+            oidc_providers_file=args.oidc_providers or env.oidc_providers_file,
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,
             otel_endpoint=args.otel_endpoint or None,
         )
         settings = resolve_processes(settings)
-        key = _signing_key_bytes(signing_key_file, settings.processes)
-        settings = replace(settings, signing_key_bytes=key)
+        settings = replace(
+            settings,
+            signing_key_bytes=_key_bytes(
+                SigningKey, signing_key_file, settings.processes
+            ),
+            session_key_bytes=_key_bytes(
+                SessionKey, session_key_file, settings.processes
+            ),
+        )
         check_processes(settings)
         check_tracing(settings)
-    except (SettingsError, KeyFileError) as error:
+        if settings.oidc_providers_file is not None:  # its JWKS files read too
+            IdTokenVerifier(load_providers(Path(settings.oidc_providers_file)))
+    except (SettingsError, KeyFileError, ProviderConfigError) as error:
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2
     if settings.processes > 1:

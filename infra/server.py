@@ -27,12 +27,15 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from tabletop.v1 import (
+    auth_service_pb2,
+    auth_service_pb2_grpc,
     game_audit_service_pb2,
     game_audit_service_pb2_grpc,
     game_service_pb2,
     game_service_pb2_grpc,
 )
 
+from infra.accounts import announce_session_key, players_for, session_key
 from infra.databases import where
 from infra.event_store import create_app
 from infra.open_files import connection_options, raise_open_file_limit
@@ -41,6 +44,7 @@ from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
+from services.api.auth_servicer import AuthServicer
 from services.api.connections import HeldOpen, connection_counts
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
@@ -51,6 +55,8 @@ from services.api.quotas import table_quotas
 from services.api.shapes import ShapeInterceptor
 from services.feed import Feed
 from services.games import GamesApp
+from services.player_names import CHANGES, NAMES
+from services.sessions import SessionKey
 from services.signing import SigningKey
 from services.table_clock import TableClock
 from services.turns import TurnClock
@@ -61,7 +67,15 @@ SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_
 AUDIT_SERVICE_NAME = game_audit_service_pb2.DESCRIPTOR.services_by_name[
     "GameAuditService"
 ].full_name
-SERVICES = ("", SERVICE_NAME, AUDIT_SERVICE_NAME)  # those the health service reports
+AUTH_SERVICE_NAME = auth_service_pb2.DESCRIPTOR.services_by_name[
+    "AuthService"
+].full_name
+SERVICES = (
+    "",
+    SERVICE_NAME,
+    AUDIT_SERVICE_NAME,
+    AUTH_SERVICE_NAME,
+)  # those the health service reports
 # The largest request gRPC reads; a larger one is refused by gRPC itself
 # (RESOURCE_EXHAUSTED, without ErrorInfo) before any of our code runs. No valid
 # request comes near it (the largest, a CreateGame sending back a finished
@@ -119,14 +133,18 @@ async def create_server(
     feed: Feed,
     observers: Sequence[Observer] = (),
     key: SigningKey | None = None,
+    accounts_key: SessionKey | None = None,
 ) -> Running:
     """Returns a started server, with the port it listens on and its services.
 
     Starts ``feed`` too; ``stop_server`` stops both. ``observers`` see every
     call of the game services (services/api/observe.py). ``key`` signs the
-    audit exports (by default ``signing_key(settings)``).
+    audit exports (by default ``signing_key(settings)``), ``accounts_key`` the
+    players' access tokens (by default ``session_key(settings)``).
     """
     key = key or signing_key(settings)
+    players = players_for(settings, app, accounts_key or session_key(settings))
+    feed.watch(CHANGES, NAMES.forget)
     # Calls run their rules and storage work on these threads (services/api/calls.py).
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(settings.workers, thread_name_prefix="tabletop-call")
@@ -149,6 +167,7 @@ async def create_server(
         )
         # Only tokens the store saw act for a seat get a bucket of their own.
         app.authenticated.append(limits.known.learn)
+        limits.sessions = app.sessions
         guarding.append(limits)
     # After the rate: a request refused by its shape still costs its caller one.
     guarding.append(ShapeInterceptor())
@@ -157,7 +176,7 @@ async def create_server(
         settings.max_connections_per_address, settings.idle_seconds
     )
     streams = (settings.max_streams_per_address, settings.max_streams_per_token)
-    guarding.append(HeldOpen(connections, *streams))
+    guarding.append(HeldOpen(connections, *streams, app.sessions))
     server = grpc.aio.server(
         options=(*SERVER_OPTIONS, reuse_port, *connection_options(settings)),
         interceptors=[Guards(guarding)],
@@ -169,12 +188,16 @@ async def create_server(
     game_audit_service_pb2_grpc.add_GameAuditServiceServicer_to_server(
         GameAuditServicer(app, settings.operator_token, key), server
     )
+    auth_service_pb2_grpc.add_AuthServiceServicer_to_server(
+        AuthServicer(players), server
+    )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if settings.reflection:
         names = (
             SERVICE_NAME,
             AUDIT_SERVICE_NAME,
+            AUTH_SERVICE_NAME,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             reflection.SERVICE_NAME,
         )
@@ -206,10 +229,14 @@ async def serve(
     store_lock = lock_store(settings.database)
     key = signing_key(settings)
     announce_key(key)
+    accounts_key = session_key(settings)
+    announce_session_key(accounts_key)
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     telemetry = start_telemetry(settings, app)
-    running = await create_server(settings, app, feed, telemetry.observers, key)
+    running = await create_server(
+        settings, app, feed, telemetry.observers, key, accounts_key
+    )
     watch = StoreWatch(app, running.health, running.gate, SERVICES)
     turns = TurnClock(app)
     tables = TableClock(app)

@@ -25,6 +25,8 @@ DEFAULT_RATE_BURST = 400
 # store a seat or load a page of up to 200 games, on top of the limit above.
 Limit: TypeAlias = tuple[float, int]
 DEFAULT_CREATE_LIMIT: Limit = (1.0, 20)
+# Each sign-in of a new device or identity stores a new player for good.
+DEFAULT_SIGN_IN_LIMIT: Limit = (1.0, 20)
 DEFAULT_JOIN_LIMIT: Limit = (2.0, 30)
 DEFAULT_LIST_LIMIT: Limit = (2.0, 10)
 # What one client may hold open and create; 0 is no cap. Why these values:
@@ -75,6 +77,7 @@ class Settings:
     # one off, and a general limit turned off turns them off too.
     create_limit: Limit = DEFAULT_CREATE_LIMIT
     join_limit: Limit = DEFAULT_JOIN_LIMIT
+    sign_in_limit: Limit = DEFAULT_SIGN_IN_LIMIT
     list_limit: Limit = DEFAULT_LIST_LIMIT
     idle_seconds: float = DEFAULT_IDLE_SECONDS
     max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS
@@ -94,6 +97,14 @@ class Settings:
     # it) or made for a group of processes; None makes an ephemeral one at start.
     signing_key_file: str | None = None
     signing_key_bytes: bytes | None = field(default=None, repr=False)
+    # The Ed25519 key that signs players' access tokens (services/sessions.py),
+    # kept apart from the audit key: its file, and its PEM for a group of
+    # processes; neither makes an ephemeral one at start.
+    session_key_file: str | None = None
+    session_key_bytes: bytes | None = field(default=None, repr=False)
+    # The OpenID issuers whose ID tokens sign players in (services/identities.py);
+    # None: sign-in by device only.
+    oidc_providers_file: str | None = None
     # host:port of the Prometheus endpoint (infra/metrics.py); None serves none.
     metrics_listen: str | None = None
     log_format: str = "text"  # or "json", one object per line (infra/logs.py)
@@ -116,6 +127,10 @@ class Settings:
             operator_token=environ.get("TABLETOP_OPERATOR_TOKEN", "").strip() or None,
             signing_key_file=environ.get("TABLETOP_SIGNING_KEY_FILE", "").strip()
             or None,
+            session_key_file=environ.get("TABLETOP_SESSION_KEY_FILE", "").strip()
+            or None,
+            oidc_providers_file=environ.get("TABLETOP_OIDC_PROVIDERS", "").strip()
+            or None,
             workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
             processes=process_count(environ.get("TABLETOP_PROCESSES", "1")),
             rate_limit=rate(
@@ -126,6 +141,7 @@ class Settings:
             ),
             create_limit=_limit(environ, "CREATE", DEFAULT_CREATE_LIMIT),
             join_limit=_limit(environ, "JOIN", DEFAULT_JOIN_LIMIT),
+            sign_in_limit=_limit(environ, "SIGN_IN", DEFAULT_SIGN_IN_LIMIT),
             list_limit=_limit(environ, "LIST", DEFAULT_LIST_LIMIT),
             idle_seconds=seconds(
                 environ.get("TABLETOP_IDLE_SECONDS", f"{DEFAULT_IDLE_SECONDS:g}")
@@ -176,6 +192,8 @@ class Settings:
             "CreateGame": self.create_limit,
             "JoinGame": self.join_limit,
             "ListGames": self.list_limit,
+            "SignInWithDevice": self.sign_in_limit,
+            "SignInWithIdToken": self.sign_in_limit,
         }
         return {name: limit for name, limit in limits.items() if min(limit) > 0}
 

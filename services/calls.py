@@ -44,6 +44,7 @@ class CreateGame:
     request_hash: str = ""
     turn_seconds: int = 0  # the turn time limit; 0 for none
     private: bool = False
+    player_id: str = ""  # a signed-in caller's account: the seat is bound to it
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class JoinGame:
     request_id: str = ""
     request_hash: str = ""
     invite_code: str = ""
+    player_id: str = ""  # a signed-in caller's account: the seat is bound to it
 
 
 @dataclass(frozen=True, slots=True)

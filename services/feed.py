@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Notification, Subscription
@@ -65,6 +65,15 @@ class Feed:
         self._stopped = threading.Event()
         self._closed = False
         self._position = 0  # the last notification handled
+        # Called on the feed's thread with the stream of every notification of
+        # their topics, whatever its kind (an account renamed elsewhere).
+        self._watchers: dict[str, list[Callable[[UUID], None]]] = {}
+
+    def watch(self, topics: Sequence[str], hook: Callable[[UUID], None]) -> None:
+        """Calls ``hook`` with the stream id of every notification of ``topics``
+        another process stores (this process's own appends are its to tell)."""
+        for topic in topics:
+            self._watchers.setdefault(topic, []).append(hook)
 
     def start(self) -> None:
         """Starts following the store from now on; call it on the server's loop."""
@@ -154,6 +163,8 @@ class Feed:
     ) -> None:
         """Decodes a notification of a followed game into ``ready``."""
         game_id = UUID(str(notification.originator_id))
+        for hook in self._watchers.get(notification.topic, ()):
+            hook(game_id)
         # Read from this thread without a lock: a listener registered before its
         # stream read the store is visible here for every event committed later.
         if game_id not in self._games:

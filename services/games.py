@@ -188,11 +188,12 @@ class GamesApp(GameStore):
             request.game_type,
             request.config,
             request.max_players,
-            request.display_name,
+            "" if request.player_id else request.display_name,
             token_hash(token),
             request.turn_seconds,
             invite_hash(code),
             None if self.table_wait is None else now + self.table_wait,
+            request.player_id,
         )
         decision = commands.create(rules, command, seed)
         if isinstance(decision, Rejected):
@@ -220,7 +221,10 @@ class GamesApp(GameStore):
             code = request.invite_code
             shown = invite_hash(code) if record.table.private else ""
             hashed = token_hash(token or random_token)
-            return JoinTable(request.display_name, hashed, shown)
+            # A signed-in player is shown under the account's name, kept sealed
+            # outside this log (services/player_names.py), never this one.
+            name = "" if request.player_id else request.display_name
+            return JoinTable(name, hashed, shown, request.player_id)
 
         call = Call(
             request_key=request_key(request_id), request_hash=request.request_hash

@@ -30,6 +30,7 @@ from domain.common import table as tables
 from domain.common.commands import TABLE_COMMANDS
 from domain.common.rules import GameRules
 from domain.games.registry import GAMES
+from domain.players import EVENTS as PLAYER_EVENTS
 from services import record_digest
 from services.codec import Codec
 from services.request_ids import RequestEntry, RequestIds, request_key
@@ -83,7 +84,11 @@ def envelope_type(name: str) -> type[StoredEvent]:
 
 
 def _all_names() -> dict[str, type[Any]]:
-    names: dict[str, type[Any]] = {**tables.TABLE_EVENTS, **TABLE_COMMANDS}
+    names: dict[str, type[Any]] = {
+        **tables.TABLE_EVENTS,
+        **TABLE_COMMANDS,
+        **PLAYER_EVENTS,
+    }
     for rules in GAMES.values():
         for registry in (rules.events, rules.commands, rules.values):
             names.update(registry)
@@ -95,7 +100,7 @@ EVENT_NAMES: tuple[str, ...] = (
     *tables.TABLE_EVENTS,
     *(name for rules in GAMES.values() for name in rules.events),
 )
-for _name in EVENT_NAMES:
+for _name in (*EVENT_NAMES, *PLAYER_EVENTS):
     envelope_type(_name)
 
 

@@ -32,6 +32,8 @@ from domain.common import commands
 from domain.common.commands import JoinTable, TableCommand
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Spectator, Viewer
+from domain.common.table import not_seated
+from domain.common.table_state import GameCreated
 from services.calls import Call
 from services.commits import GroupCommit
 from services.kept import KEEP_MEMORY, KeptGames
@@ -45,6 +47,7 @@ from services.records import (
     unwrap,
     wrap,
 )
+from services.sessions import Sessions, looks_like_session
 from services.snapshots import Snapshots
 from services.tokens import token_hash
 
@@ -126,6 +129,8 @@ class GameStore(Application[UUID]):
         stored = Snapshots(self.snapshots) if self.snapshots else None
         # Folds of recent games, within ``keep_memory`` bytes (--keep-memory).
         self.kept = KeptGames(keep_memory, snapshots=stored)
+        # Verifies signed-in players' access tokens (None: nobody signs in).
+        self.sessions: Sessions | None = None
         # Appends of concurrent commands share transactions (services/commits.py).
         self.commits = GroupCommit(lambda events: self.save(*events))
 
@@ -148,6 +153,8 @@ class GameStore(Application[UUID]):
         since = self._stored_events(
             game_id, gt=base.revision if base else None, lte=revision
         )
+        if base is None and not _a_game(since):
+            return None
         record = base
         for item in since:
             record = advance(record, game_id, item)
@@ -167,6 +174,8 @@ class GameStore(Application[UUID]):
         newer = self._stored_events(game_id, gt=record.revision if record else None)
         if not newer and not cold:
             return record
+        if record is None and not _a_game(newer):
+            return None  # nothing stored, or another kind's stream (a player's)
         return self.kept.advance(record, game_id, newer, store=cold)
 
     def recorded_events(
@@ -204,7 +213,9 @@ class GameStore(Application[UUID]):
                 RejectionKind.UNAUTHENTICATED,
             )
         viewer = self.viewer_for(record, token)
-        return viewer.index if isinstance(viewer, Seat) else _invalid(record)
+        if isinstance(viewer, Spectator):  # a signed-in player without a seat here
+            return not_seated()
+        return viewer.index if isinstance(viewer, Seat) else _invalid(record, token)
 
     def caller(self, record: GameRecord, token: str | None) -> Viewer | Rejected:
         """Returns who a call is: its seat, or a spectator when it sends no token.
@@ -213,12 +224,20 @@ class GameStore(Application[UUID]):
         for a spectator (decision T6).
         """
         viewer = self.viewer_for(record, token)
-        return _invalid(record) if viewer is None else viewer
+        return _invalid(record, token or "") if viewer is None else viewer
 
     def viewer_for(self, record: GameRecord, token: str | None) -> Viewer | None:
-        """Returns who a bearer token identifies in this game; None if nobody."""
+        """Returns who a bearer token identifies in this game; None if nobody.
+
+        A seat token acts for its seat. A signed-in player's access token acts
+        for the seat the player holds, and watches any other game as a
+        spectator; one that does not verify identifies nobody.
+        """
         if token is None:
             return Spectator()
+        if looks_like_session(token):
+            claims = self.sessions.verify(token) if self.sessions else None
+            return None if claims is None else _seat_of(record, claims.player_id)
         hashed = token_hash(token)
         found: int | None = None
         for index, holder in enumerate(record.table.seats):
@@ -409,10 +428,30 @@ def _batch(
     return Batch(events, command, actor, record.move_count + 1 if is_move else 0, now)
 
 
-def _invalid(record: GameRecord) -> Rejected:
+def _a_game(events: Sequence[RecordedEvent]) -> bool:
+    """Tells whether a stream's events from its start are a game's."""
+    return bool(events) and isinstance(events[0].event, GameCreated)
+
+
+def _seat_of(record: GameRecord, player_id: UUID) -> Seat | Spectator:
+    """Returns the seat a signed-in player holds in a game, else a spectator."""
+    account = str(player_id)
+    for index, holder in enumerate(record.table.seats):
+        if holder.player_id == account:
+            return Seat(index)
+    return Spectator()
+
+
+def _invalid(record: GameRecord, token: str) -> Rejected:
+    message = (
+        "The access token has expired or is not valid: refresh the session "
+        "(AuthService.RefreshSession) or sign in again."
+        if looks_like_session(token)
+        else f"The seat token is not valid for games/{record.game_id}."
+    )
     return reject(
         "INVALID_CREDENTIALS",
-        f"The seat token is not valid for games/{record.game_id}.",
+        message,
         "table/credentials",
         RejectionKind.UNAUTHENTICATED,
         game=f"games/{record.game_id}",

@@ -1,4 +1,8 @@
-"""Caller identity from call credentials: ``authorization: Bearer <seat token>``."""
+"""Caller identity from call credentials: ``authorization: Bearer <token>``.
+
+The token is a seat token, the operator's, or a signed-in player's access token
+(a signed JWT, ``services/sessions.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from services.api.errors import ApiError, unauthenticated
+from services.sessions import SessionClaims, Sessions, looks_like_session
+from services.tokens import token_hash
 
 _SCHEME = "bearer "
 
@@ -29,3 +35,43 @@ def bearer_token(metadata: Iterable[Any] | None) -> str | None:
             )
         return text[len(_SCHEME) :].strip()
     return None
+
+
+def session_claims(
+    sessions: Sessions | None, token: str | None
+) -> SessionClaims | None:
+    """Returns the signed-in player a call's access token names, None for a
+    call without one (no token, or a seat token).
+
+    An access token that does not verify is refused, never ignored.
+    """
+    if token is None or not looks_like_session(token):
+        return None
+    claims = sessions.verify(token) if sessions is not None else None
+    if claims is None:
+        raise ApiError(
+            unauthenticated(
+                "INVALID_CREDENTIALS",
+                "The access token has expired or is not valid: refresh the "
+                "session (AuthService.RefreshSession) or sign in again.",
+            )
+        )
+    return claims
+
+
+def signed_in_player(sessions: Sessions | None, token: str | None) -> str:
+    """Returns the account id a call acts as, "" for a guest (or a seat token)."""
+    claims = session_claims(sessions, token)
+    return "" if claims is None else str(claims.player_id)
+
+
+def credential_key(token: str, sessions: Sessions | None) -> tuple[str, str] | None:
+    """Returns what per-caller limits count a token's calls under, and what it
+    names: a signed-in player's every session together, a seat token alone.
+
+    None for an access token that does not verify (its call is refused).
+    """
+    if looks_like_session(token):
+        claims = sessions.verify(token) if sessions is not None else None
+        return None if claims is None else (f"player:{claims.player_id}", "player")
+    return f"token:{token_hash(token)}", "credential"

@@ -36,10 +36,10 @@ from typing import Any
 
 import grpc
 
-from services.api.auth import bearer_token
+from services.api.auth import bearer_token, credential_key
 from services.api.errors import ApiError, resource_exhausted
 from services.api.interception import Guard, GuardingInterceptor, Handler
-from services.tokens import token_hash
+from services.sessions import Sessions
 
 # Connections remembered in all, ~150 bytes each: at most ~15 MB.
 DEFAULT_MAX_TRACKED = 100_000
@@ -170,8 +170,11 @@ class HeldOpen(GuardingInterceptor):
         connections: ConnectionCounts | None,
         streams_per_address: int,
         streams_per_token: int,
+        sessions: Sessions | None = None,
     ) -> None:
         self._connections = connections
+        # Verifies access tokens: a player's streams count together.
+        self.sessions = sessions
         self._per_address = streams_per_address
         self._per_token = streams_per_token
         self._streams: Counter[str] = Counter()
@@ -193,10 +196,9 @@ class HeldOpen(GuardingInterceptor):
         async with self._connection(context, address, port):
             keys = [(address, "client address", self._per_address)]
             token = _token(context)
-            if token is not None:
-                keys.append(
-                    (f"token:{token_hash(token)}", "credential", self._per_token)
-                )
+            counted = credential_key(token, self.sessions) if token else None
+            if counted is not None:
+                keys.append((*counted, self._per_token))
             for key, names, cap in keys:
                 if cap and self._streams[key] >= cap:
                     await context.abort_with_status(_too_many_streams(names, cap))

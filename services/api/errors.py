@@ -28,6 +28,7 @@ _CODES: Mapping[RejectionKind, int] = {
     RejectionKind.STALE: code_pb2.ABORTED,
     RejectionKind.NOT_FOUND: code_pb2.NOT_FOUND,
     RejectionKind.UNAUTHENTICATED: code_pb2.UNAUTHENTICATED,
+    RejectionKind.UNAVAILABLE: code_pb2.UNAVAILABLE,
 }
 
 

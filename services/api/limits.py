@@ -32,11 +32,12 @@ from typing import Any
 
 import grpc
 
-from services.api.auth import bearer_token
+from services.api.auth import bearer_token, credential_key
 from services.api.connections import client_of
 from services.api.errors import ApiError, rate_limited
 from services.api.interception import Guard, GuardingInterceptor, Handler
 from services.api.observe import status_code
+from services.sessions import Sessions
 from services.tokens import token_hash
 
 # Beyond this many callers the least recently seen one is forgotten: ~200 bytes
@@ -188,20 +189,26 @@ def known_tokens(operator_token: str | None) -> KnownTokens:
     return KnownTokens([token_hash(operator_token)] if operator_token else [])
 
 
-def caller_key(metadata: Any, peer: str, known: KnownTokens) -> tuple[str, str]:
+def caller_key(
+    metadata: Any, peer: str, known: KnownTokens, sessions: Sessions | None = None
+) -> tuple[str, str]:
     """Returns the key a call is charged to, and what it names (for messages).
 
-    A malformed ``authorization`` header, or a token not known to be real, is
-    charged to the address: the call's handler refuses what it must anyway.
+    A signed-in player's calls are charged to the player, whichever of the
+    player's sessions makes them. A malformed ``authorization`` header, or a
+    token not known to be real, is charged to the address: the call's handler
+    refuses what it must anyway.
     """
     try:
         token = bearer_token(metadata)
     except ApiError:
         token = None
     if token is not None:
-        hashed = token_hash(token)
-        if hashed in known:
-            return f"token:{hashed}", "credential"
+        counted = credential_key(token, sessions)
+        if counted is not None and (
+            counted[0].startswith("player:") or counted[0][len("token:") :] in known
+        ):
+            return counted
     return f"peer:{peer_address(peer)}", "client address"
 
 
@@ -232,6 +239,8 @@ class RateLimitInterceptor(GuardingInterceptor):
         self._limiter = limiter
         self.known = known if known is not None else KnownTokens()
         self._per_address = dict(per_address or {})
+        # Verifies access tokens, so a player's calls are charged to the player.
+        self.sessions: Sessions | None = None
 
     def guard_for(self, method: str, handler: Handler) -> Guard:
         """Returns the limits' check of a call of ``method``."""
@@ -256,7 +265,7 @@ class RateLimitInterceptor(GuardingInterceptor):
     async def _check(self, context: Any, name: str, own: RateLimiter | None) -> str:
         """Returns the key the call was charged to, or aborts it over a limit."""
         key, names = caller_key(
-            context.invocation_metadata(), context.peer(), self.known
+            context.invocation_metadata(), context.peer(), self.known, self.sessions
         )
         wait = self._limiter.admit(key)
         if wait > 0:

@@ -14,6 +14,7 @@ from tabletop.v1 import game_service_pb2 as api
 
 from domain.common.seats import Seat, Spectator
 from domain.common.table_state import TableStatus
+from services.api.auth import session_claims
 from services.api.convert.game import game_to_proto
 from services.api.errors import ApiError, FieldViolation, bad_request, rejection_status
 from services.api.mutations import caller
@@ -51,8 +52,10 @@ def list_games(
 ) -> api.ListGamesResponse:
     """Returns one page of the games, oldest first, as a spectator sees them.
 
-    The caller's token shows its own private tables, if any.
+    The caller's token shows its own private tables, if any; an access token
+    that does not verify is refused rather than taken for a spectator's.
     """
+    session_claims(app.sessions, token)
     size = page_size(request.page_size, default=50, maximum=200)
     wanted = parse_filter(request.filter)
     page = decode_page_token(request.page_token, "games", request.filter)

@@ -34,6 +34,12 @@ from domain.games.split import model as split
 from domain.games.split.cards import Rank, Suit
 from domain.games.split.setup import DECK as SPLIT_DECK
 from services.api.requests import MAX_FILTER, MAX_PAGE_TOKEN, MAX_REQUEST_ID
+from services.players import (
+    MAX_DEVICE_ID,
+    MAX_ID_TOKEN,
+    MAX_IDENTITIES,
+    REFRESH_TOKEN_LENGTH,
+)
 from services.tokens import MAX_INVITE_CODE
 
 _UUID = 36  # characters of a UUID's one spelling (AIP-122)
@@ -61,8 +67,27 @@ HUES_PIECES = 2 * (hues.MAX_PLAYERS - 1)
 _FOOL_HIGHEST, _FOOL_WILDS = CARDS_IN_PLAY[fool.MAX_PLAYERS]
 FOOL_DECK = sum(v - LOWEST_COLOURED + 1 for v in _FOOL_HIGHEST) + _FOOL_WILDS
 
+PLAYER_ACCOUNT_NAME = len("players/") + _UUID
+# An OpenID issuer is a URL, a subject at most 255 characters (OIDC Core §2).
+ISSUER = SUBJECT = 255
+
 LIMITS: Mapping[str, int] = MappingProxyType(
     {
+        # AuthService: credentials, names, and an account sent back (AIP-134).
+        "SignInWithDeviceRequest.device_id": MAX_DEVICE_ID,
+        "SignInWithDeviceRequest.display_name": DISPLAY_NAME,
+        "SignInWithIdTokenRequest.id_token": MAX_ID_TOKEN,
+        "SignInWithIdTokenRequest.display_name": DISPLAY_NAME,
+        "RefreshSessionRequest.refresh_token": REFRESH_TOKEN_LENGTH,
+        "SignOutRequest.refresh_token": REFRESH_TOKEN_LENGTH,
+        "GetPlayerRequest.name": PLAYER_ACCOUNT_NAME,
+        "PlayerAccount.name": PLAYER_ACCOUNT_NAME,
+        "PlayerAccount.display_name": DISPLAY_NAME,
+        "PlayerAccount.identities": MAX_IDENTITIES,
+        "LinkedIdentity.issuer": ISSUER,
+        "LinkedIdentity.subject": SUBJECT,
+        "google.protobuf.FieldMask.paths": 4,
+        "google.protobuf.FieldMask.paths[]": 64,
         # Requests' own fields: names, ids, tokens, filters, the creator's seed.
         "CreateGameRequest.request_id": MAX_REQUEST_ID,
         "CreateGameRequest.display_name": DISPLAY_NAME,

@@ -20,7 +20,7 @@ import grpc
 from google.protobuf import descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
-from tabletop.v1 import game_audit_service_pb2, game_service_pb2
+from tabletop.v1 import auth_service_pb2, game_audit_service_pb2, game_service_pb2
 
 from services.api.errors import FieldViolation, bad_request
 from services.api.interception import Guard, GuardingInterceptor, Handler
@@ -32,6 +32,7 @@ PACKAGE = "tabletop.v1"
 # The services whose requests are checked; the imports above put every message
 # they reach in the default pool.
 SERVICES = (
+    auth_service_pb2.DESCRIPTOR.services_by_name["AuthService"],
     game_service_pb2.DESCRIPTOR.services_by_name["GameService"],
     game_audit_service_pb2.DESCRIPTOR.services_by_name["GameAuditService"],
 )
@@ -52,7 +53,9 @@ def _resolve(limits: Mapping[str, int]) -> dict[FieldDescriptor, Limit]:
     lengths: dict[FieldDescriptor, int] = {}
     for key, limit in limits.items():
         name = key.removesuffix("[]")
-        field = pool.FindFieldByName(f"{PACKAGE}.{name}")
+        # Keys of well-known types (a FieldMask) are named in full.
+        full = name if name.startswith("google.") else f"{PACKAGE}.{name}"
+        field = pool.FindFieldByName(full)
         if key.endswith("[]") or not field.is_repeated:
             lengths[field] = limit
         else:

@@ -9,6 +9,7 @@ from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
 
 from domain.common.seats import Seat
+from services.api.auth import signed_in_player
 from services.api.convert.game import game_to_proto, player_name
 from services.api.convert.registry import converter_for_proto
 from services.api.errors import ApiError, FieldViolation, bad_request
@@ -21,8 +22,12 @@ from services.games import GamesApp, Seated
 def create_game(
     app: GamesApp, request: api.CreateGameRequest, token: str | None
 ) -> api.CreateGameResponse:
-    """Opens a table and seats the caller in seat 0, as its host."""
-    del token  # anybody may open a table; the seat token is issued here
+    """Opens a table and seats the caller in seat 0, as its host.
+
+    Anybody may open a table: the seat token is issued here. A signed-in
+    caller's seat is also bound to the account, whose sessions act for it.
+    """
+    player = signed_in_player(app.sessions, token)
     game = request.game
     converter = converter_for_proto(game.game_type)
     if converter is None:
@@ -51,6 +56,7 @@ def create_game(
         *identify_secret(request, "CreateGame", None),
         turn_seconds=turn_seconds(game),
         private=private,
+        player_id=player,
     )
     seated = accepted(app.create_game(opening))
     return api.CreateGameResponse(
@@ -61,12 +67,18 @@ def create_game(
 def join_game(
     app: GamesApp, request: api.JoinGameRequest, token: str | None
 ) -> api.JoinGameResponse:
-    """Seats the caller at a table that has not started."""
-    del token  # the seat token is issued by this call
+    """Seats the caller at a table that has not started (a signed-in caller
+    as the account, like ``create_game``)."""
+    player = signed_in_player(app.sessions, token)
     game_id = parse_game_name(request.name)
     request_id, fingerprint = identify_secret(request, "JoinGame", None)
     joining = JoinGame(
-        game_id, request.display_name, request_id, fingerprint, request.invite_code
+        game_id,
+        request.display_name,
+        request_id,
+        fingerprint,
+        request.invite_code,
+        player_id=player,
     )
     seated = accepted(app.join_game(joining))
     return api.JoinGameResponse(**_seated_fields(seated))

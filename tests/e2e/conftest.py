@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -52,6 +52,7 @@ def start_server(
     metrics: bool = False,
     listen: str = "127.0.0.1:0",
     signing_key_file: str | None = None,
+    options: Sequence[str] = (),
 ) -> Server:
     """Starts ``tabletop serve`` on a free loopback port and waits until it serves.
 
@@ -59,7 +60,7 @@ def start_server(
     never the command line. With ``metrics`` the server serves Prometheus
     metrics on another free port too (``Server.metrics_url``). Without
     ``signing_key_file`` (``--signing-key-file``) the server signs exports with
-    an ephemeral key.
+    an ephemeral key. ``options`` are more of ``serve``'s flags.
     """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", listen]
     command += ["--database", database, "--log-level", "WARNING"]
@@ -73,6 +74,7 @@ def start_server(
         command += ["--metrics-listen", "127.0.0.1:0"]
     if signing_key_file is not None:
         command += ["--signing-key-file", signing_key_file]
+    command += options
     env = os.environ.copy()
     env.pop("TABLETOP_OPERATOR_TOKEN", None)
     if operator_token is not None:

@@ -16,6 +16,7 @@ from domain.common.table_state import TABLE_EVENTS
 from domain.common.undo import Proposal, UndoProposed
 from services.api.convert.mapping import Mapper, Names, Shape, members
 from services.api.convert.registry import converter_for
+from services.player_names import NAMES
 from services.records import GameRecord, RecordedEvent
 
 # The table's and the undo events: their ``GameEvent`` members and departures.
@@ -31,6 +32,10 @@ _TABLE = Mapper(
         ),
         tables.GameStarted: Shape(
             computed={"turn_order": lambda e, _: range(e.players)},
+        ),
+        **dict.fromkeys(
+            (tables.PlayerJoined, tables.PlayerLeft),
+            Shape(computed={"display_name": lambda e, _: _seat_name(e, e.seat)}),
         ),
         **dict.fromkeys(
             (UndoProposed, Proposal),
@@ -91,7 +96,7 @@ def game_to_proto(
         "players": [
             {
                 "name": seat,
-                "display_name": holder.display_name,
+                "display_name": _seat_name(holder, seat),
                 "score": scores[seat] if seat < len(scores) else 0,
                 "seat": seat,
                 "resigned": seat in table.resigned,
@@ -149,6 +154,13 @@ def event_to_proto(
     message = event_pb2.GameEvent()
     _TABLE.assign(message, fields, names)
     return message
+
+
+def _seat_name(
+    holder: tables.SeatHolder | tables.PlayerJoined | tables.PlayerLeft, seat: int
+) -> str:
+    """Returns the name a seat shows: a guest's own, or its account's."""
+    return NAMES.seat_name(holder.display_name, holder.player_id, seat)
 
 
 def _seen_as(record: GameRecord, viewer: Viewer, *, reveal_all: bool) -> Viewer:

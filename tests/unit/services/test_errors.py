@@ -22,6 +22,7 @@ CODES = {
     RejectionKind.STALE: grpc.StatusCode.ABORTED,
     RejectionKind.NOT_FOUND: grpc.StatusCode.NOT_FOUND,
     RejectionKind.UNAUTHENTICATED: grpc.StatusCode.UNAUTHENTICATED,
+    RejectionKind.UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
 }
 
 
