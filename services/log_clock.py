@@ -3,7 +3,9 @@
 Every server process writes the same log, so a clock that reads it sees what
 other processes stored too and, when it starts, what was stored before (it
 reads its topics once from the start). The turn clock (``services/turns.py``)
-and the table clock (``services/table_clock.py``) are two.
+and the table clock (``services/table_clock.py``) are two. ``Ticker`` is their
+loop of ticks, which the players' projection (``services/projection.py``)
+shares.
 """
 
 from __future__ import annotations
@@ -30,37 +32,25 @@ log = logging.getLogger(__name__)
 PAGE = 500  # notifications read at a time
 
 
-class LogClock(ABC):
-    """Reads its topics of the log, then acts; ``tick`` every second or so.
+class Ticker(ABC):
+    """Does its work on worker threads every ``period``, and at once when woken.
 
-    Thread-safe: ``tick`` runs on a worker thread, one at a time (subclasses
-    hold ``_lock`` while they tick). While the store is down a tick raises the
-    store's error and keeps what was due.
+    While the store is down a tick raises the store's error and is tried again
+    at the next one; any other error is a bug, logged, and the ticks go on.
     """
 
-    TOPICS: ClassVar[tuple[str, ...]] = ()
     NAME: ClassVar[str] = "clock"  # in log lines
 
-    def __init__(
-        self, app: GamesApp, now: Callable[[], datetime] | None = None
-    ) -> None:
-        self.app = app
-        self._now = now or app.clock
-        self._position = 0  # the last notification read
-        self._lock = threading.Lock()
+    def __init__(self) -> None:
         self._wake: Callable[[], None] = lambda: None
 
     @abstractmethod
     def tick(self) -> object:
-        """Reads the log and does what is due."""
+        """Does what is due."""
 
-    @abstractmethod
-    def _learn(self, notification: Notification) -> None:
-        """Takes in one notification of the clock's topics."""
-
-    def _topics(self) -> tuple[str, ...]:
-        """Returns the topics to read now."""
-        return self.TOPICS
+    def wake(self) -> None:
+        """Ticks as soon as it can (from any thread)."""
+        self._wake()
 
     async def run(self, period: float) -> None:
         """Ticks every ``period`` seconds, and at once when woken, until
@@ -89,6 +79,33 @@ class LogClock(ABC):
                 log.error(  # noqa: TRY400 (the traceback is logged, without messages)
                     "%s failed\n%s", self.NAME, withheld_traceback(error)
                 )
+
+
+class LogClock(Ticker):
+    """Reads its topics of the log, then acts; ``tick`` every second or so.
+
+    Thread-safe: ``tick`` runs on a worker thread, one at a time (subclasses
+    hold ``_lock`` while they tick).
+    """
+
+    TOPICS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(
+        self, app: GamesApp, now: Callable[[], datetime] | None = None
+    ) -> None:
+        super().__init__()
+        self.app = app
+        self._now = now or app.clock
+        self._position = 0  # the last notification read
+        self._lock = threading.Lock()
+
+    @abstractmethod
+    def _learn(self, notification: Notification) -> None:
+        """Takes in one notification of the clock's topics."""
+
+    def _topics(self) -> tuple[str, ...]:
+        """Returns the topics to read now."""
+        return self.TOPICS
 
     def _read(self) -> None:
         """Reads the notifications of the clock's topics stored since the last read.
