@@ -2,7 +2,8 @@
 
 Builds ``services.players.Players`` from the settings and the store, and makes
 the store's calls and views know signed-in players: the store verifies access
-tokens, and views show accounts' display names.
+tokens, and views show accounts' display names. Starts the players' projection
+too, which keeps ListMyGames's view from the log.
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from pathlib import Path
 
 from infra.settings import Settings
 from services.credentials import credentials_for
+from services.feed import Feed
 from services.games import GamesApp
 from services.identities import IdTokenVerifier, load_providers
+from services.my_games import my_games_for
 from services.personal import keys_for
 from services.player_names import NAMES
 from services.players import Players
+from services.projection import PlayersProjection
+from services.records import EVENT_NAMES
 from services.sessions import SessionKey, Sessions
 
 log = logging.getLogger(__name__)
@@ -49,6 +54,15 @@ def players_for(settings: Settings, app: GamesApp, key: SessionKey) -> Players:
     NAMES.lookup = players.display_name
     players.changed.append(NAMES.forget)
     return players
+
+
+def players_projection(app: GamesApp, feed: Feed) -> PlayersProjection:
+    """Returns the projection of the log into the players' view, woken by every
+    append of this process and every one the live feed hears of."""
+    projection = PlayersProjection(app, my_games_for(app))
+    app.appended.append(lambda _game, _events: projection.wake())
+    feed.watch(EVENT_NAMES, lambda _game: projection.wake())
+    return projection
 
 
 def announce_session_key(key: SessionKey) -> None:

@@ -35,7 +35,12 @@ from tabletop.v1 import (
     game_service_pb2_grpc,
 )
 
-from infra.accounts import announce_session_key, players_for, session_key
+from infra.accounts import (
+    announce_session_key,
+    players_for,
+    players_projection,
+    session_key,
+)
 from infra.databases import where
 from infra.event_store import create_app
 from infra.open_files import connection_options, raise_open_file_limit
@@ -240,10 +245,12 @@ async def serve(
     watch = StoreWatch(app, running.health, running.gate, SERVICES)
     turns = TurnClock(app)
     tables = TableClock(app)
+    players = players_projection(app, feed)
     tasks = (
         asyncio.create_task(watch.run(), name="tabletop-store-watch"),
         asyncio.create_task(turns.run(TURN_TICK_SECONDS), name="tabletop-turns"),
         asyncio.create_task(tables.run(TURN_TICK_SECONDS), name="tabletop-tables"),
+        asyncio.create_task(players.run(TURN_TICK_SECONDS), name="tabletop-players"),
     )
     # Before the server says it listens: a SIGTERM sent as soon as a
     # supervisor reads that line must stop it gracefully, not kill it.

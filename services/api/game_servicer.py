@@ -28,7 +28,17 @@ from typing import Any, TypeAlias, TypeVar
 from tabletop.v1 import game_service_pb2 as api
 from tabletop.v1 import game_service_pb2_grpc
 
-from services.api import catalogue, listing, replay, seats, stream, tables, turns, undo
+from services.api import (
+    catalogue,
+    listing,
+    my_games,
+    replay,
+    seats,
+    stream,
+    tables,
+    turns,
+    undo,
+)
 from services.api.auth import bearer_token
 from services.api.calls import Metadata, serve
 from services.api.quotas import TableQuotas, table_quotas
@@ -143,6 +153,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> api.ListGamesResponse:
         """Lists games, oldest first, as a spectator sees them."""
         return await self._serve(context, listing.list_games, request)
+
+    async def ListMyGames(  # noqa: N802
+        self, request: api.ListMyGamesRequest, context: Any
+    ) -> api.ListMyGamesResponse:
+        """Lists the signed-in caller's games, those to act in first."""
+        return await self._serve(context, my_games.list_my_games, request)
 
     async def GetGameRevision(  # noqa: N802
         self, request: api.GetGameRevisionRequest, context: Any

@@ -137,7 +137,7 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
     if not text:
         return None
     if len(text) > MAX_PAGE_TOKEN:
-        raise _foreign_page_token()
+        raise foreign_page_token()
     try:
         padded = text + "=" * (-len(text) % 4)
         data: Any = json.loads(base64.urlsafe_b64decode(padded))
@@ -150,11 +150,11 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
         or token.query != query
         or not 0 <= token.position <= _MAX_POSITION
     ):
-        raise _foreign_page_token()
+        raise foreign_page_token()
     return token
 
 
-def _foreign_page_token() -> ApiError:
+def foreign_page_token() -> ApiError:
     return ApiError(
         bad_request(
             "INVALID_PAGE_TOKEN",

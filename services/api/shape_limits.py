@@ -95,6 +95,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "GetGameRequest.name": GAME_NAME,
         "ListGamesRequest.page_token": MAX_PAGE_TOKEN,
         "ListGamesRequest.filter": MAX_FILTER,
+        "ListMyGamesRequest.page_token": MAX_PAGE_TOKEN,
         "JoinGameRequest.name": GAME_NAME,
         "JoinGameRequest.display_name": DISPLAY_NAME,
         "JoinGameRequest.request_id": MAX_REQUEST_ID,

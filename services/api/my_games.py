@@ -1,0 +1,106 @@
+"""ListMyGames: the signed-in caller's games, from the players' view.
+
+The view (``services/my_games.py``) is kept from the event log by the players'
+projection; a page is one indexed read. Names of signed-in seats are the
+accounts' (``services/player_names.py``), like every other view's.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+from uuid import UUID
+
+from tabletop.v1 import game_pb2
+from tabletop.v1 import game_service_pb2 as api
+
+from services.api.auth import session_claims
+from services.api.convert.game import game_name, player_name
+from services.api.convert.registry import converter_for
+from services.api.errors import ApiError, unauthenticated
+from services.api.requests import MAX_PAGE_TOKEN, foreign_page_token, page_size
+from services.games import GamesApp
+from services.my_games import MyGameRow, my_games_for
+from services.player_names import NAMES
+
+DEFAULT_PAGE, MAX_PAGE = 50, 200
+_KIND = "my-games"
+_STATES = {
+    "WAITING_FOR_PLAYERS": game_pb2.GAME_STATE_WAITING_FOR_PLAYERS,
+    "IN_PROGRESS": game_pb2.GAME_STATE_IN_PROGRESS,
+    "FINISHED": game_pb2.GAME_STATE_FINISHED,
+    "CLOSED": game_pb2.GAME_STATE_CLOSED,
+}
+
+
+def list_my_games(
+    app: GamesApp, request: api.ListMyGamesRequest, token: str | None
+) -> api.ListMyGamesResponse:
+    """Returns a page of the caller's games, in the listing's order."""
+    claims = session_claims(app.sessions, token)
+    if claims is None:
+        raise ApiError(
+            unauthenticated(
+                "MISSING_CREDENTIALS",
+                "ListMyGames lists a signed-in player's games: send "
+                "'authorization: Bearer <access token>' (AuthService).",
+            )
+        )
+    player = claims.player_id
+    size = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)
+    after = _decode(request.page_token, player)
+    rows = my_games_for(app).page(player, after, size + 1)
+    response = api.ListMyGamesResponse(games=[_game(row) for row in rows[:size]])
+    if len(rows) > size:
+        response.next_page_token = _encode(player, rows[size - 1].key)
+    return response
+
+
+def _game(row: MyGameRow) -> api.MyGame:
+    game = api.MyGame(
+        game=game_name(row.game_id),
+        game_type=converter_for(row.game_type).proto_type,
+        state=_STATES[row.status.value],
+        player=player_name(row.game_id, row.seat),
+        my_turn=row.my_turn,
+        players_to_act=[player_name(row.game_id, seat) for seat in row.to_act],
+        players=[
+            game_pb2.Player(
+                name=player_name(row.game_id, seat),
+                display_name=NAMES.seat_name(entry.display_name, entry.player_id, seat),
+                score=entry.score,
+                seat=seat,
+                resigned=entry.resigned,
+            )
+            for seat, entry in enumerate(row.seats)
+        ],
+        score=row.score,
+        revision=row.revision,
+    )
+    game.update_time.FromDatetime(row.updated_at)
+    return game
+
+
+def _encode(player: UUID, key: tuple[int, int, str]) -> str:
+    raw = json.dumps([_KIND, str(player), *key]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(text: str, player: UUID) -> tuple[int, int, str] | None:
+    """Returns where a page starts; a token of another listing is refused."""
+    if not text:
+        return None
+    if len(text) > MAX_PAGE_TOKEN:
+        raise foreign_page_token()
+    try:
+        padded = text + "=" * (-len(text) % 4)
+        data: Any = json.loads(base64.urlsafe_b64decode(padded))
+        kind, owner, rank, activity, game = data
+        key = (int(rank), int(activity), str(UUID(game)))
+    except (ValueError, TypeError, binascii.Error):
+        raise foreign_page_token() from None
+    if kind != _KIND or owner != str(player):
+        raise foreign_page_token()
+    return key
