@@ -37,7 +37,8 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
-	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert soak
+	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert \
+	bench-my-games soak
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
@@ -53,6 +54,7 @@ help:
 	@echo "make bench-moves  moves/s, latency and server CPU per move at 1, 8, 64 clients, beside pgbench"
 	@echo "make bench-rpc    server CPU per bare gRPC call: the RPC layer's floor"
 	@echo "make bench-convert CPU per view and per event turned into messages, per game"
+	@echo "make bench-my-games ListMyGames for a player with 1,000 games"
 	@echo "make fmt       format Python and protos in place"
 	@echo "make breaking  buf breaking against AGAINST (default: the main branch)"
 	@echo "make pg-stop   stop the private PostgreSQL started by .ci/ensure-postgres"
@@ -129,6 +131,10 @@ bench-moves: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 bench-convert: $(INSTALL_STAMP) $(GEN_FILES)
 	$(BIN)/python -m bench.convert $(BENCH_ARGS)
 
+bench-my-games: $(INSTALL_STAMP) $(GEN_FILES)
+	bash .ci/ensure-postgres
+	set -a; . $(PG_ENV); set +a; $(BIN)/python -m bench.my_games $(BENCH_ARGS)
+
 bench-rpc: $(INSTALL_STAMP) $(BENCH_NODE_STAMP)
 	$(BIN)/python bench/rpc_floor.py $(BENCH_ARGS)
 
@@ -146,6 +152,7 @@ bench: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS="--kept 800 --keep-memory 64MiB"
 	$(MAKE) --no-print-directory bench-rpc BENCH_ARGS=
+	$(MAKE) --no-print-directory bench-my-games BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS="--baseline $(BASELINE)"
 	$(MAKE) --no-print-directory bench-moves BENCH_ARGS="--baseline $(BASELINE) --processes 1,auto"
 

@@ -159,8 +159,8 @@ def _row(values: Sequence[Any]) -> MyGameRow:
     player, game, seat, game_type, status, my_turn, score, revision, at, detail = values
     data = json.loads(detail)
     return MyGameRow(
-        player_id=UUID(str(player)),
-        game_id=UUID(str(game)),
+        player_id=player if isinstance(player, UUID) else UUID(player),
+        game_id=game if isinstance(game, UUID) else UUID(game),
         seat=int(seat),
         game_type=str(game_type),
         status=TableStatus(status),

@@ -44,7 +44,8 @@ class PlayerNames:
         self._ttl = ttl
         self._max_kept = max_kept
         self._clock = clock
-        self._kept: OrderedDict[UUID, tuple[float, str | None]] = OrderedDict()
+        # Account id (as seats store it) -> (when read, its name or None).
+        self._kept: OrderedDict[str, tuple[float, str | None]] = OrderedDict()
         self._lock = threading.Lock()
 
     def seat_name(self, display_name: str, player_id: str, seat: int) -> str:
@@ -52,24 +53,27 @@ class PlayerNames:
         account's, or that its player was deleted."""
         if not player_id:
             return display_name
-        try:
-            account = UUID(player_id)
-        except ValueError:
-            return deleted_name(seat)
-        return self.name(account) or deleted_name(seat)
+        return self._named(player_id) or deleted_name(seat)
 
     def name(self, player: UUID) -> str | None:
         """Returns the account's display name, None if deleted or unknown."""
+        return self._named(str(player))
+
+    def _named(self, player_id: str) -> str | None:
+        """Returns an account's name by its id as stored, kept for ``TTL``."""
         now = self._clock()
         with self._lock:
-            kept = self._kept.get(player)
+            kept = self._kept.get(player_id)
             if kept is not None and now - kept[0] < self._ttl:
-                self._kept.move_to_end(player)
+                self._kept.move_to_end(player_id)
                 return kept[1]
-        found = self.lookup(player)
+        try:
+            found = self.lookup(UUID(player_id))
+        except ValueError:
+            found = None
         with self._lock:
-            self._kept[player] = (now, found)
-            self._kept.move_to_end(player)
+            self._kept[player_id] = (now, found)
+            self._kept.move_to_end(player_id)
             while len(self._kept) > self._max_kept:
                 self._kept.popitem(last=False)
         return found
@@ -77,7 +81,7 @@ class PlayerNames:
     def forget(self, player: UUID) -> None:
         """Drops what is kept of an account (renamed or deleted)."""
         with self._lock:
-            self._kept.pop(player, None)
+            self._kept.pop(str(player), None)
 
 
 # The names every view of this process shows; the server gives it its lookup.

@@ -17,7 +17,7 @@ from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
 
 from services.api.auth import session_claims
-from services.api.convert.game import game_name, player_name
+from services.api.convert.game import game_name
 from services.api.convert.registry import converter_for
 from services.api.errors import ApiError, unauthenticated
 from services.api.requests import MAX_PAGE_TOKEN, foreign_page_token, page_size
@@ -59,16 +59,17 @@ def list_my_games(
 
 
 def _game(row: MyGameRow) -> api.MyGame:
+    name = game_name(row.game_id)
     game = api.MyGame(
-        game=game_name(row.game_id),
+        game=name,
         game_type=converter_for(row.game_type).proto_type,
         state=_STATES[row.status.value],
-        player=player_name(row.game_id, row.seat),
+        player=f"{name}/players/{row.seat}",
         my_turn=row.my_turn,
-        players_to_act=[player_name(row.game_id, seat) for seat in row.to_act],
+        players_to_act=[f"{name}/players/{seat}" for seat in row.to_act],
         players=[
             game_pb2.Player(
-                name=player_name(row.game_id, seat),
+                name=f"{name}/players/{seat}",
                 display_name=NAMES.seat_name(entry.display_name, entry.player_id, seat),
                 score=entry.score,
                 seat=seat,
