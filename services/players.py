@@ -47,10 +47,15 @@ from domain.players import (
 )
 from domain.players import evolve as fold
 from domain.players.rules import (
+    MAX_IDENTITIES as _MAX_IDENTITIES,
+)
+from domain.players.rules import (
     Refresh,
     account_refusal,
     check_display_name,
+    link_refusal,
     refresh_verdict,
+    rename_refusal,
 )
 from services.credentials import CredentialIndex
 from services.identities import IdTokenRefused, IdTokenVerifier, VerifiedIdentity
@@ -71,7 +76,7 @@ REFRESH_TOKEN_LENGTH = 80
 # The longest ID token read (a JWT of a few claims is under 2,000 characters).
 MAX_ID_TOKEN = 8192
 # Identities an account may link (each sign-in method of a phone is one).
-MAX_IDENTITIES = 10
+MAX_IDENTITIES = _MAX_IDENTITIES
 _REFRESH = re.compile(r"rt1\.([0-9a-f]{32})\.([A-Za-z0-9_-]{43})")
 _DEVICE_LABEL = b"tabletop/device/v1\x00"
 _IDENTITY_LABEL = b"tabletop/identity/v1\x00"
@@ -194,36 +199,57 @@ class Players:
     ) -> SignedIn | Rejected:
         if display_name and (refused := check_display_name(display_name)):
             return refused
-        player, new_link = self._account_of(credential, caller)
+        player, new_link = self._account_of(credential, caller, method)
         if isinstance(player, Rejected):
             return player
-        account = self._load(player, fold.account, Account())
-        if account.state.deleted:
-            return _deleted()
-        events: list[StoredEvent] = []
-        created = not account.state.registered
-        if created:
-            if caller is not None:  # a session of an account never registered
+        # The credential is claimed now: a sign-in that loses a race for the
+        # account (another sign-in of the same new device registering it, a
+        # link of another device) is stored again on the account as it is,
+        # never given up with the claim left unrecorded in the account.
+        for _ in range(MAX_ATTEMPTS):
+            account = self._load(player, fold.account, Account())
+            if account.state.deleted:
                 return _deleted()
-            self.keys.create(player)
-            name = display_name.strip() or default_name(player)
-            registered = PlayerRegistered(self.sealer.seal(player, name, NAME))
-            events.append(self._wrap(player, 1, registered))
-        if new_link:
-            version = account.version + len(events) + 1
-            events.append(self._wrap(player, version, link(player)))
-        return self._start(player, method, events, created=created)
+            events: list[StoredEvent] = []
+            created = not account.state.registered
+            if created:
+                if caller is not None:  # a session of an account never registered
+                    return _deleted()
+                self.keys.create(player)
+                name = display_name.strip() or default_name(player)
+                registered = PlayerRegistered(self.sealer.seal(player, name, NAME))
+                events.append(self._wrap(player, 1, registered))
+            if new_link:
+                version = account.version + len(events) + 1
+                events.append(self._wrap(player, version, link(player)))
+            started = self._start(player, method, events, created=created)
+            if started is not None:
+                return started
+        return _busy()
 
     def _account_of(
-        self, credential: str, caller: UUID | None
+        self, credential: str, caller: UUID | None, method: str
     ) -> tuple[UUID | Rejected, bool]:
         """Returns the account a credential signs in to (a new one for a new
-        credential, the caller's when linking), and whether it is newly linked."""
+        credential, the caller's when linking), and whether it is newly linked.
+
+        A link is refused before the credential is claimed, so a refused one
+        (an account with as many links as it may have, or none to link to)
+        stays free.
+        """
         linked = self.credentials.lookup(credential)
         if linked is not None:
             if caller is None or linked == caller:
                 return linked, False
             return _linked_elsewhere(), False
+        if caller is not None:
+            account = self._load(caller, fold.account, Account()).state
+            kind = "device" if method == "device" else "identity"
+            # Links racing this one may each pass: the bound is exceeded by
+            # at most the links of one account under way at once.
+            refused = link_refusal(account, kind)
+            if refused is not None:
+                return refused, False
         wanted = caller or uuid.uuid4()
         claimed = self.credentials.claim(credential, wanted)
         if claimed != wanted:  # another sign-in linked it at the same moment
@@ -237,8 +263,9 @@ class Players:
         events: list[StoredEvent],
         *,
         created: bool,
-    ) -> SignedIn | Rejected:
-        """Stores a new sign-in with its first refresh token, beside ``events``."""
+    ) -> SignedIn | Rejected | None:
+        """Stores a new sign-in with its first refresh token, beside ``events``;
+        None when the account changed since ``events`` were made for it."""
         sign_in, token_id, secret = uuid.uuid4(), uuid.uuid4(), secrets.token_bytes(32)
         now = self._now()
         expires = now + REFRESH_LIFETIME
@@ -249,7 +276,7 @@ class Players:
         try:
             self.store.save(*events)
         except IntegrityError:  # the account changed meanwhile: a concurrent link
-            return _busy()
+            return None
         return self._signed_in(
             player, sign_in, token_id, secret, expires, created=created
         )
@@ -360,16 +387,22 @@ class Players:
         refused = check_display_name(display_name)
         if refused is not None:
             return refused
+        name = display_name.strip()
         for _ in range(MAX_ATTEMPTS):
             loaded = self._load(player, fold.account, Account())
             refused = account_refusal(loaded.state)
             if refused is not None:
                 return refused
-            sealed = self.sealer.seal(player, display_name.strip(), NAME)
+            account: Account = loaded.state
+            if self.sealer.open(player, account.sealed_name, NAME) == name:
+                return self._view(player, loaded)  # nothing changes: nothing stored
+            now = self._now()
+            refused = rename_refusal(account, now)
+            if refused is not None:
+                return refused
+            renamed = PlayerRenamed(self.sealer.seal(player, name, NAME), now)
             try:
-                self.store.save(
-                    self._wrap(player, loaded.version + 1, PlayerRenamed(sealed))
-                )
+                self.store.save(self._wrap(player, loaded.version + 1, renamed))
             except IntegrityError:
                 continue
             for hook in self.changed:

@@ -30,9 +30,11 @@ class PlayerRegistered:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRenamed:
-    """The account's display name changed (sealed)."""
+    """The account's display name changed (sealed), at ``at``."""
 
     sealed_name: str
+    # None: renamed before renames were counted (they are bounded a day).
+    at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

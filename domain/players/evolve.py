@@ -17,6 +17,7 @@ from domain.players.events import (
     SignInStarted,
 )
 from domain.players.model import Account, RefreshToken, SignIn
+from domain.players.rules import RENAMES_A_DAY
 
 
 def account(state: Account, event: PlayerEvent) -> Account:
@@ -24,8 +25,11 @@ def account(state: Account, event: PlayerEvent) -> Account:
     match event:
         case PlayerRegistered(sealed_name=name):
             return Account(registered=True, sealed_name=name)
-        case PlayerRenamed(sealed_name=name):
-            return replace(state, sealed_name=name)
+        case PlayerRenamed(sealed_name=name, at=at):
+            # Only the times a day's bound looks at are kept.
+            renamed = state.renamed_at if at is None else (*state.renamed_at, at)
+            kept = renamed[-RENAMES_A_DAY:]
+            return replace(state, sealed_name=name, renamed_at=kept)
         case DeviceLinked(sealed_device=device):
             return replace(state, devices=(*state.devices, device))
         case IdentityLinked(sealed_identity=identity):

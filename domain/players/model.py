@@ -17,6 +17,8 @@ class Account:
     devices: tuple[str, ...] = ()  # sealed device id hashes
     identities: tuple[str, ...] = ()  # sealed "issuer subject" pairs
     deleted: bool = False
+    # When the latest renames happened, oldest first (``rules.RENAMES_A_DAY``).
+    renamed_at: tuple[datetime, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,13 +16,26 @@ from domain.players.model import Account, RefreshToken, SignIn
 # A used refresh token presented again this soon is a retry of a refresh whose
 # answer was lost, not a copy: it gets the same next token back.
 RETRY_GRACE = timedelta(seconds=60)
+# What one account may link and how often it may be renamed. Each link and
+# rename is an event of the account, which every sign-in, refresh and view of
+# its name folds, so these bound what a player can make the server read.
+MAX_DEVICES = 20
+MAX_IDENTITIES = 10
+RENAMES_A_DAY = 10
+RENAME_WINDOW = timedelta(days=1)
 
 __all__ = [
+    "MAX_DEVICES",
+    "MAX_IDENTITIES",
+    "RENAMES_A_DAY",
+    "RENAME_WINDOW",
     "RETRY_GRACE",
     "Refresh",
     "account_refusal",
     "check_display_name",
+    "link_refusal",
     "refresh_verdict",
+    "rename_refusal",
 ]
 
 
@@ -61,3 +74,39 @@ def account_refusal(account: Account) -> Rejected | None:
             RejectionKind.UNAUTHENTICATED,
         )
     return None
+
+
+def link_refusal(account: Account, kind: str) -> Rejected | None:
+    """Refuses linking one more ``kind`` ("device" or "identity") to ``account``."""
+    refused = account_refusal(account)
+    if refused is not None:
+        return refused
+    if kind == "device" and len(account.devices) >= MAX_DEVICES:
+        return _too_many("devices", MAX_DEVICES)
+    if kind != "device" and len(account.identities) >= MAX_IDENTITIES:
+        return _too_many("identities", MAX_IDENTITIES)
+    return None
+
+
+def _too_many(linked: str, most: int) -> Rejected:
+    return reject(
+        f"TOO_MANY_{linked.upper()}",
+        f"An account links at most {most} {linked}, and this one has as many.",
+        f"players/max_{linked}",
+        maxLinked=most,
+    )
+
+
+def rename_refusal(account: Account, now: datetime) -> Rejected | None:
+    """Refuses a rename beyond ``RENAMES_A_DAY`` within ``RENAME_WINDOW``."""
+    recent = account.renamed_at[-RENAMES_A_DAY:]
+    if len(recent) < RENAMES_A_DAY or now - recent[0] >= RENAME_WINDOW:
+        return None
+    again = (recent[0] + RENAME_WINDOW).isoformat()
+    return reject(
+        "TOO_MANY_RENAMES",
+        f"An account is renamed at most {RENAMES_A_DAY} times a day: "
+        f"rename it again from {again}.",
+        "players/renames_a_day",
+        renameAgainAfter=again,
+    )
