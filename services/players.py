@@ -209,6 +209,9 @@ class Players:
         for _ in range(MAX_ATTEMPTS):
             account = self._load(player, fold.account, Account())
             if account.state.deleted:
+                # A link that raced the deletion may have claimed a credential
+                # after the deletion released the player's: none may stay.
+                self.credentials.release(player)
                 return _deleted()
             events: list[StoredEvent] = []
             created = not account.state.registered

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from domain.common.decision import Rejected
+from domain.players import PlayerDeleted
 from domain.players.rules import MAX_DEVICES, RENAMES_A_DAY
 from services.credentials import credentials_for
 from services.games import GamesApp
@@ -195,3 +196,28 @@ def test_two_first_sign_ins_of_one_device_racing_both_succeed(
     view = players.account(first.account.player_id)
     assert not isinstance(view, Rejected)
     assert view.device_count == 1
+
+
+def _delete(players: Players, app: GamesApp, player: uuid.UUID) -> None:
+    """Deletes a player as a deletion would: the event, the key, the links."""
+    version = len(list(app.events.get(player)))
+    app.save(players._wrap(player, version + 1, PlayerDeleted()))
+    players.keys.destroy(player)
+    players.credentials.release(player)
+
+
+def test_a_link_that_raced_a_deletion_leaves_no_link_to_the_deleted_player(
+    players: Players, app: GamesApp
+) -> None:
+    """A link checks its account, then claims: a deletion in between (its
+    release of the links done) would leave the new link behind, tying the
+    device to a player whose key and links are gone, and the device unable to
+    sign in for good. The next sign-in that meets it removes it."""
+    ana = signed(players.sign_in_with_device(device(), "Ana", None)).account
+    tablet = device()
+    _delete(players, app, ana.player_id)
+    # The claim of the racing link, made after the deletion released the links.
+    players.credentials.claim(device_credential(tablet), ana.player_id)
+    assert refused(players.sign_in_with_device(tablet, "", None)) == "PLAYER_NOT_FOUND"
+    assert players.credentials.lookup(device_credential(tablet)) is None
+    assert signed(players.sign_in_with_device(tablet, "", None)).created
