@@ -8,22 +8,26 @@ that what stops a loop here is the account's own bound.
 from __future__ import annotations
 
 import base64
+import hashlib
 import secrets
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import grpc
 import pytest
 from google.protobuf import field_mask_pb2
+from psycopg import sql
 from tabletop.v1 import auth_service_pb2 as auth_api
 from tabletop.v1 import auth_service_pb2_grpc, game_pb2, game_service_pb2
 
 from domain.players.rules import MAX_DEVICES, RENAMES_A_DAY
 from tests.e2e.client import auth, expect_error
 from tests.e2e.conftest import Server, start_server
-from tests.pg import fresh_schema
+from tests.e2e.test_players import Provider
+from tests.pg import connect, fresh_schema
 
 pytestmark = pytest.mark.e2e
 
@@ -188,3 +192,67 @@ def test_an_access_token_is_no_refresh_token_and_a_seat_token_no_session(
         timeout=10,
     )
     assert (code, reason) == (UNAUTHENTICATED, "MISSING_CREDENTIALS")
+
+
+# --- what the log keeps of a person ---
+
+
+def test_the_log_holds_no_name_identity_or_device_of_a_signed_in_player(
+    tmp_path: Path,
+) -> None:
+    """Everything a person brings (the provider's name and subject, a device
+    id, a chosen name, the name sent when joining) is sealed or hashed: none
+    of it, nor the index's hash of the device, is in the events in clear."""
+    provider = Provider(tmp_path)
+    subject = f"subject-{uuid.uuid4().hex}"
+    phone = device()
+    secrets_of_a_person = [
+        "Zelda Quux",  # the ID token's name claim
+        subject,
+        phone,
+        hashlib.sha256(b"tabletop/device/v1\x00" + phone.encode()).hexdigest(),
+        "Yorick Plum",  # the account's name after a rename
+        "Xavier Decoy",  # the display_name of a join, ignored
+    ]
+    with fresh_schema() as url:
+        options = ["--oidc-providers", str(provider.config)]
+        running = start_server(url, dev=True, options=options)
+        try:
+            stub = auth_service_pb2_grpc.AuthServiceStub(running.channel)
+            session = stub.SignInWithIdToken(
+                auth_api.SignInWithIdTokenRequest(
+                    id_token=provider.id_token(subject, name="Zelda Quux")
+                ),
+                timeout=10,
+            ).session
+            assert session.player.display_name == "Zelda Quux"
+            sign_in(stub, phone, session.access_token)
+            rename(stub, session.access_token, "Yorick Plum")
+            game = running.stub.CreateGame(
+                game_service_pb2.CreateGameRequest(
+                    game=game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE),
+                    display_name="Host",
+                ),
+                timeout=10,
+            ).game.name
+            running.stub.JoinGame(
+                game_service_pb2.JoinGameRequest(
+                    name=game, display_name="Xavier Decoy"
+                ),
+                metadata=auth(session.access_token),
+                timeout=10,
+            )
+        finally:
+            assert running.stop() == 0
+        schema = url.rsplit("schema=", 1)[1]
+        with connect() as connection:
+            rows = connection.execute(
+                sql.SQL("SELECT topic, state FROM {}.tabletop_events").format(
+                    sql.Identifier(schema)
+                )
+            ).fetchall()
+    stored = b"\n".join(cast("bytes", state) for _, state in rows)
+    assert {topic for topic, _ in rows} >= {"player.PlayerRenamed"}
+    assert b'"Host"' in stored  # a guest's name is in clear: the search finds text
+    for text in secrets_of_a_person:
+        assert text.encode() not in stored, text
