@@ -45,7 +45,7 @@ from services.calls import (
     SubmitMove,
 )
 from services.games import GamesApp
-from services.my_games import my_games_for
+from services.players_view import players_view_for
 from services.projection import PlayersProjection
 from services.sessions import SessionKey, Sessions
 
@@ -115,7 +115,7 @@ def main() -> None:
         build(app, me, args.games)
         spent = time.perf_counter() - started
         print(f"stored {args.games} games in {spent:.1f} s")
-        view = my_games_for(app)
+        view = players_view_for(app)
         projection = PlayersProjection(app, view)
         started = time.perf_counter()
         applied = projection.tick()

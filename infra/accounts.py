@@ -13,13 +13,15 @@ from pathlib import Path
 
 from infra.settings import Settings
 from services.credentials import credentials_for
+from services.delivery import Delivery, http_post
 from services.feed import Feed
 from services.games import GamesApp
 from services.identities import IdTokenVerifier, load_providers
-from services.my_games import my_games_for
+from services.notification_feed import notification_feed_for
 from services.personal import keys_for
 from services.player_names import NAMES
 from services.players import Players
+from services.players_view import players_view_for
 from services.projection import PlayersProjection
 from services.records import EVENT_NAMES
 from services.sessions import SessionKey, Sessions
@@ -56,13 +58,24 @@ def players_for(settings: Settings, app: GamesApp, key: SessionKey) -> Players:
     return players
 
 
-def players_projection(app: GamesApp, feed: Feed) -> PlayersProjection:
+def players_projection(
+    settings: Settings, app: GamesApp, feed: Feed
+) -> tuple[PlayersProjection, Delivery | None]:
     """Returns the projection of the log into the players' view, woken by every
-    append of this process and every one the live feed hears of."""
-    projection = PlayersProjection(app, my_games_for(app))
+    append of this process and every one the live feed hears of, and the push
+    delivery of its notifications when a gateway is configured."""
+    view = players_view_for(app)
+    projection = PlayersProjection(app, view)
     app.appended.append(lambda _game, _events: projection.wake())
     feed.watch(EVENT_NAMES, lambda _game: projection.wake())
-    return projection
+    projection.stored.append(notification_feed_for(view).wake)
+    if settings.notify_webhook is None:
+        return projection, None
+    url, secret = settings.notify_webhook
+    delivery = Delivery(view, http_post(url), secret.encode())
+    projection.stored.append(delivery.wake)
+    log.info("notifications are POSTed to %s", url)
+    return projection, delivery
 
 
 def announce_session_key(key: SessionKey) -> None:

@@ -13,6 +13,7 @@ from infra.databases import check_processes, resolve_processes
 from infra.logs import configure
 from infra.settings import (
     LOG_FORMATS,
+    SIGN_IN_CALLS,
     Settings,
     SettingsError,
     address,
@@ -25,6 +26,7 @@ from infra.settings import (
     rate,
     read_token_file,
     seconds,
+    webhook,
 )
 from services.identities import IdTokenVerifier, ProviderConfigError, load_providers
 from services.sessions import SessionKey
@@ -144,6 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
         "device id only",
     )
     serve.add_argument(
+        "--notify-webhook",
+        metavar="URL",
+        help="the push gateway each notification is POSTed to, signed (env "
+        "TABLETOP_NOTIFY_WEBHOOK); needs --notify-secret-file",
+    )
+    serve.add_argument(
+        "--notify-secret-file",
+        metavar="PATH",
+        help="file holding the secret (at least 32 characters) that signs the "
+        "notifications' POSTs (env TABLETOP_NOTIFY_SECRET_FILE)",
+    )
+    serve.add_argument(
         "--keep-memory",
         type=_memory_size,
         default=defaults.keep_memory,
@@ -191,7 +205,7 @@ def _add_per_address_limits(serve: argparse.ArgumentParser, defaults: Settings) 
         ("create", "CreateGame", defaults.create_limit),
         ("join", "JoinGame", defaults.join_limit),
         ("list", "ListGames", defaults.list_limit),
-        ("sign-in", "SignInWithDevice and SignInWithIdToken", defaults.sign_in_limit),
+        ("sign-in", "Each of " + ", ".join(SIGN_IN_CALLS), defaults.sign_in_limit),
     ):
         env = f"TABLETOP_{kind.upper().replace('-', '_')}_RATE"
         serve.add_argument(
@@ -271,6 +285,18 @@ def _key_bytes(
     return None
 
 
+def _notify_webhook(args: argparse.Namespace, env: Settings) -> tuple[str, str] | None:
+    """Returns the push gateway and its secret from the flags, else the
+    environment's."""
+    if args.notify_webhook is None and args.notify_secret_file is None:
+        return env.notify_webhook
+    secret_file = args.notify_secret_file
+    secret = (
+        read_token_file(secret_file, "notification secret") if secret_file else None
+    )
+    return webhook(args.notify_webhook, secret)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     try:
@@ -326,6 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             signing_key_file=signing_key_file,
             session_key_file=session_key_file,
             oidc_providers_file=args.oidc_providers or env.oidc_providers_file,
+            notify_webhook=_notify_webhook(args, env),
             metrics_listen=args.metrics_listen,
             log_format=args.log_format,
             otel_endpoint=args.otel_endpoint or None,

@@ -245,12 +245,17 @@ async def serve(
     watch = StoreWatch(app, running.health, running.gate, SERVICES)
     turns = TurnClock(app)
     tables = TableClock(app)
-    players = players_projection(app, feed)
+    players, delivery = players_projection(settings, app, feed)
     tasks = (
         asyncio.create_task(watch.run(), name="tabletop-store-watch"),
         asyncio.create_task(turns.run(TURN_TICK_SECONDS), name="tabletop-turns"),
         asyncio.create_task(tables.run(TURN_TICK_SECONDS), name="tabletop-tables"),
         asyncio.create_task(players.run(TURN_TICK_SECONDS), name="tabletop-players"),
+        *(
+            [asyncio.create_task(delivery.run(TURN_TICK_SECONDS), name="tabletop-push")]
+            if delivery
+            else []
+        ),
     )
     # Before the server says it listens: a SIGTERM sent as soon as a
     # supervisor reads that line must stop it gracefully, not kill it.

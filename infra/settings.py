@@ -25,8 +25,12 @@ DEFAULT_RATE_BURST = 400
 # store a seat or load a page of up to 200 games, on top of the limit above.
 Limit: TypeAlias = tuple[float, int]
 DEFAULT_CREATE_LIMIT: Limit = (1.0, 20)
-# Each sign-in of a new device or identity stores a new player for good.
+# Each sign-in of a new device or identity stores a new player for good; each
+# refresh or sign-out stores events of its sign-in.
 DEFAULT_SIGN_IN_LIMIT: Limit = (1.0, 20)
+SIGN_IN_CALLS = ("SignInWithDevice", "SignInWithIdToken", "RefreshSession", "SignOut")
+# The shortest secret that signs push notifications (128 bits in hex).
+MIN_WEBHOOK_SECRET = 32
 DEFAULT_JOIN_LIMIT: Limit = (2.0, 30)
 DEFAULT_LIST_LIMIT: Limit = (2.0, 10)
 # What one client may hold open and create; 0 is no cap. Why these values:
@@ -105,6 +109,9 @@ class Settings:
     # The OpenID issuers whose ID tokens sign players in (services/identities.py);
     # None: sign-in by device only.
     oidc_providers_file: str | None = None
+    # The push gateway notifications are POSTed to, and the secret that signs
+    # them (services/delivery.py); None: notifications are only streamed.
+    notify_webhook: tuple[str, str] | None = field(default=None, repr=False)
     # host:port of the Prometheus endpoint (infra/metrics.py); None serves none.
     metrics_listen: str | None = None
     log_format: str = "text"  # or "json", one object per line (infra/logs.py)
@@ -131,6 +138,10 @@ class Settings:
             or None,
             oidc_providers_file=environ.get("TABLETOP_OIDC_PROVIDERS", "").strip()
             or None,
+            notify_webhook=webhook(
+                environ.get("TABLETOP_NOTIFY_WEBHOOK", "").strip() or None,
+                _secret_file(environ.get("TABLETOP_NOTIFY_SECRET_FILE", "").strip()),
+            ),
             workers=count(environ.get("TABLETOP_WORKERS", str(DEFAULT_WORKERS))),
             processes=process_count(environ.get("TABLETOP_PROCESSES", "1")),
             rate_limit=rate(
@@ -192,8 +203,9 @@ class Settings:
             "CreateGame": self.create_limit,
             "JoinGame": self.join_limit,
             "ListGames": self.list_limit,
-            "SignInWithDevice": self.sign_in_limit,
-            "SignInWithIdToken": self.sign_in_limit,
+            # Each call of these stores events for good (a new player, a
+            # refreshed or ended sign-in): one bucket each, per address.
+            **dict.fromkeys(SIGN_IN_CALLS, self.sign_in_limit),
         }
         return {name: limit for name, limit in limits.items() if min(limit) > 0}
 
@@ -223,20 +235,43 @@ def check_tracing(settings: Settings) -> None:
             raise SettingsError(msg)
 
 
-def read_token_file(path: str) -> str:
-    """Returns the token kept in a file (surrounding whitespace removed)."""
+def read_token_file(path: str, what: str = "operator token") -> str:
+    """Returns the secret kept in a file (surrounding whitespace removed)."""
     try:
         token = Path(path).read_text(encoding="utf-8").strip()
     except OSError as error:
-        msg = f"cannot read the operator token file {path!r}: {error.strerror}"
+        msg = f"cannot read the {what} file {path!r}: {error.strerror}"
         raise SettingsError(msg) from None
     except UnicodeDecodeError:  # the message would quote a byte of the token
-        msg = f"the operator token file {path!r} is not UTF-8 text"
+        msg = f"the {what} file {path!r} is not UTF-8 text"
         raise SettingsError(msg) from None
     if not token:
-        msg = f"the operator token file {path!r} is empty"
+        msg = f"the {what} file {path!r} is empty"
         raise SettingsError(msg)
     return token
+
+
+def _secret_file(path: str) -> str | None:
+    return read_token_file(path, "notification secret") if path else None
+
+
+def webhook(url: str | None, secret: str | None) -> tuple[str, str] | None:
+    """Returns the push gateway and its secret, or refuses a half-set pair."""
+    if url is None:
+        if secret is not None:
+            msg = "--notify-secret-file needs --notify-webhook"
+            raise SettingsError(msg)
+        return None
+    if not url.startswith(("http://", "https://")):
+        msg = f"--notify-webhook must be an http:// or https:// URL, not {url!r}"
+        raise SettingsError(msg)
+    if secret is None or len(secret) < MIN_WEBHOOK_SECRET:
+        msg = (
+            "--notify-webhook needs --notify-secret-file: a file holding at least "
+            f"{MIN_WEBHOOK_SECRET} characters, the key of the requests' signatures"
+        )
+        raise SettingsError(msg)
+    return url, secret
 
 
 def seconds(value: str) -> float:

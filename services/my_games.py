@@ -1,47 +1,29 @@
-"""The view behind ListMyGames: each signed-in player's games, kept from the log.
+"""The rows behind ListMyGames: each signed-in player's games, made from the log.
 
 A row per seat a signed-in player holds says what "my games" shows: the game's
 type and state, whether the player is to act, the seats and scores, the latest
 revision and when the game last changed. ``rows_for`` makes a game's rows from
-its folded record; the projection (``services/projection.py``) replaces a
-game's rows whenever the log says the game changed, together with its
-tracking position, in one transaction, so each change is applied exactly once
-whatever restarts or other processes do.
-
-The view is stored beside the events with the library's tracking recorders:
-``tabletop_my_games`` and the tracking table on PostgreSQL (its schema, its
-pool) and SQLite (its file), dicts on the in-memory store. A page is read by
-an index in the listing's order: to act first, then waiting tables, then the
-rest, each most recently active first.
+its folded record; the players' projection (``services/projection.py``)
+replaces a game's rows in the stored view (``services/players_view.py``)
+whenever the log says the game changed. A player's listing is in the rows'
+order (``MyGameRow.key``): to act first, then waiting tables, then the rest,
+each most recently active first.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application
-from eventsourcing.persistence import Tracking, TrackingRecorder
-from eventsourcing.popo import POPOTrackingRecorder
-from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
-from psycopg.sql import SQL, Identifier
-
 from domain.common.table import TableStatus, outcome
 from services.records import GameRecord
-from services.side_tables import SideTables
 
-TABLE = "tabletop_my_games"
-TRACKING_TABLE = "tabletop_tracking"
 # The listing's groups, in its order.
 MY_TURN, WAITING, OTHERS = 0, 1, 2
-_CREATE_LOCK = int.from_bytes(b"tt.mygms", "big")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,39 +105,14 @@ def rows_for(record: GameRecord) -> tuple[MyGameRow, ...]:
     )
 
 
-class MyGamesView(ABC):
-    """The stored view: replaced a game at a time, read a player's page at a time."""
-
-    tracking: TrackingRecorder
-
-    @abstractmethod
-    def create_table(self) -> None:
-        """Creates the view's tables when missing."""
-
-    @abstractmethod
-    def replace(
-        self, games: Sequence[tuple[UUID, Sequence[MyGameRow]]], tracking: Tracking
-    ) -> None:
-        """Replaces the rows of each game and records ``tracking``, atomically.
-
-        Raises the library's ``IntegrityError`` when ``tracking`` was recorded
-        already (another process applied it): nothing is changed then.
-        """
-
-    @abstractmethod
-    def page(
-        self, player_id: UUID, after: tuple[int, int, str] | None, size: int
-    ) -> list[MyGameRow]:
-        """Returns up to ``size`` of the player's rows after ``after``, in order."""
-
-
-def _detail(row: MyGameRow) -> str:
+def detail(row: MyGameRow) -> str:
+    """Returns what a row stores as JSON: who is to act, the seats."""
     seats = [[s.display_name, s.player_id, s.score, s.resigned] for s in row.seats]
     return json.dumps({"to_act": list(row.to_act), "seats": seats})
 
 
-def _row(values: Sequence[Any]) -> MyGameRow:
-    """Returns a row read back: the columns of ``_COLUMNS``, in order."""
+def row_of(values: Sequence[Any]) -> MyGameRow:
+    """Returns a row read back: the columns of ``COLUMNS``, in order."""
     player, game, seat, game_type, status, my_turn, score, revision, at, detail = values
     data = json.loads(detail)
     return MyGameRow(
@@ -173,25 +130,16 @@ def _row(values: Sequence[Any]) -> MyGameRow:
     )
 
 
-_COLUMNS = (
+# The stored columns ``row_of`` reads, in order; ``values`` writes them and
+# then the listing's order (rank, activity).
+COLUMNS = (
     "player_id, game_id, seat, game_type, status, my_turn, score, revision, "
     "updated_at, detail"
 )
-_INSERT = (
-    f"INSERT INTO {{table}} ({_COLUMNS}, rank, activity) "  # noqa: S608 (constants)
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-)
-_DELETE = "DELETE FROM {table} WHERE game_id = %s"
-_PAGE = (
-    f"SELECT {_COLUMNS} FROM {{table}} WHERE player_id = %s "  # noqa: S608
-    "AND (rank, activity, game_id) > (%s, %s, %s) "
-    "ORDER BY rank, activity, game_id LIMIT %s"
-)
-# Before every row: every rank is at least 0.
-_START = (-1, 0, "")
 
 
-def _values(row: MyGameRow) -> tuple[object, ...]:
+def values(row: MyGameRow) -> tuple[object, ...]:
+    """Returns what a row stores: ``COLUMNS``, then rank and activity."""
     return (
         row.player_id,
         row.game_id,
@@ -202,174 +150,7 @@ def _values(row: MyGameRow) -> tuple[object, ...]:
         row.score,
         row.revision,
         row.updated_at,
-        _detail(row),
+        detail(row),
         row.rank,
         row.activity,
     )
-
-
-class PostgresMyGames(PostgresTrackingRecorder, MyGamesView):
-    """The view in the application's PostgreSQL schema, through its pool."""
-
-    def __init__(self, datastore: PostgresDatastore) -> None:
-        super().__init__(datastore, tracking_table_name=TRACKING_TABLE)
-        self.tracking = self
-        table = SQL("{}.{}").format(Identifier(datastore.schema), Identifier(TABLE))
-        self._insert = SQL(_INSERT.replace("{table}", "{}")).format(table)
-        self._delete = SQL(_DELETE.replace("{table}", "{}")).format(table)
-        self._page = SQL(_PAGE.replace("{table}", "{}")).format(table)
-        index = Identifier(f"{TABLE}_order")
-        by_game = Identifier(f"{TABLE}_game")
-        self.sql_create_statements += [
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {} (player_id uuid NOT NULL, "
-                "game_id uuid NOT NULL, seat integer NOT NULL, "
-                "game_type text NOT NULL, status text NOT NULL, "
-                "my_turn boolean NOT NULL, score integer NOT NULL, "
-                "revision bigint NOT NULL, updated_at timestamptz NOT NULL, "
-                "detail text NOT NULL, rank smallint NOT NULL, "
-                "activity bigint NOT NULL, PRIMARY KEY (player_id, game_id))"
-            ).format(table),
-            SQL(
-                "CREATE INDEX IF NOT EXISTS {} ON {} "
-                "(player_id, rank, activity, game_id)"
-            ).format(index, table),
-            SQL("CREATE INDEX IF NOT EXISTS {} ON {} (game_id)").format(by_game, table),
-        ]
-
-    def _create_table(self, curs: Any) -> None:
-        # Server processes start together: one creates, the others wait.
-        curs.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
-        super()._create_table(curs)
-
-    def replace(
-        self, games: Sequence[tuple[UUID, Sequence[MyGameRow]]], tracking: Tracking
-    ) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)  # first: fails fast if done
-            for game_id, rows in games:
-                curs.execute(self._delete, (game_id,))
-                for row in rows:
-                    curs.execute(self._insert, _values(row))
-
-    def page(
-        self, player_id: UUID, after: tuple[int, int, str] | None, size: int
-    ) -> list[MyGameRow]:
-        rank, activity, game = after or _START
-        start = UUID(game) if game else UUID(int=0)
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._page, (player_id, rank, activity, start, size))
-            return [_row(list(found.values())) for found in curs.fetchall()]
-
-
-class SQLiteMyGames(SQLiteTrackingRecorder, MyGamesView):
-    """The view in the application's SQLite file."""
-
-    def __init__(self, datastore: SQLiteDatastore) -> None:
-        super().__init__(datastore)
-        self.tracking = self
-        self._insert = _sqlite(_INSERT)
-        self._delete = _sqlite(_DELETE)
-        self._page = _sqlite(_PAGE)
-
-    def construct_create_table_statements(self) -> list[str]:
-        return [
-            *super().construct_create_table_statements(),
-            (
-                f"CREATE TABLE IF NOT EXISTS {TABLE} (player_id TEXT NOT NULL, "
-                "game_id TEXT NOT NULL, seat INTEGER NOT NULL, "
-                "game_type TEXT NOT NULL, status TEXT NOT NULL, "
-                "my_turn INTEGER NOT NULL, score INTEGER NOT NULL, "
-                "revision INTEGER NOT NULL, updated_at TEXT NOT NULL, "
-                "detail TEXT NOT NULL, rank INTEGER NOT NULL, "
-                "activity INTEGER NOT NULL, PRIMARY KEY (player_id, game_id))"
-            ),
-            (
-                f"CREATE INDEX IF NOT EXISTS {TABLE}_order ON {TABLE} "
-                "(player_id, rank, activity, game_id)"
-            ),
-            f"CREATE INDEX IF NOT EXISTS {TABLE}_game ON {TABLE} (game_id)",
-        ]
-
-    def replace(
-        self, games: Sequence[tuple[UUID, Sequence[MyGameRow]]], tracking: Tracking
-    ) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
-            for game_id, rows in games:
-                curs.execute(self._delete, (str(game_id),))
-                for row in rows:
-                    curs.execute(self._insert, _sqlite_values(row))
-
-    def page(
-        self, player_id: UUID, after: tuple[int, int, str] | None, size: int
-    ) -> list[MyGameRow]:
-        rank, activity, game = after or _START
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._page, (str(player_id), rank, activity, game, size))
-            return [_row(tuple(found)) for found in curs.fetchall()]
-
-
-def _sqlite(statement: str) -> str:
-    return statement.replace("{table}", TABLE).replace("%s", "?")
-
-
-def _sqlite_values(row: MyGameRow) -> tuple[object, ...]:
-    return tuple(
-        str(value)
-        if isinstance(value, UUID)
-        else value.isoformat()
-        if isinstance(value, datetime)
-        else value
-        for value in _values(row)
-    )
-
-
-class MemoryMyGames(POPOTrackingRecorder, MyGamesView):
-    """The view of an in-memory store: dicts under the recorder's lock."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tracking = self
-        self._rows: dict[UUID, tuple[MyGameRow, ...]] = {}
-        self._lock = threading.Lock()
-
-    def create_table(self) -> None:
-        """Nothing to create: the dicts exist from the start."""
-
-    def replace(
-        self, games: Sequence[tuple[UUID, Sequence[MyGameRow]]], tracking: Tracking
-    ) -> None:
-        with self._database_lock:
-            self._assert_tracking_uniqueness(tracking)
-            self._insert_tracking(tracking)
-            with self._lock:
-                for game_id, rows in games:
-                    self._rows[game_id] = tuple(rows)
-
-    def page(
-        self, player_id: UUID, after: tuple[int, int, str] | None, size: int
-    ) -> list[MyGameRow]:
-        with self._lock:
-            mine = [
-                row
-                for rows in self._rows.values()
-                for row in rows
-                if row.player_id == player_id
-            ]
-        mine.sort(key=lambda row: row.key)
-        start = after or _START
-        return [row for row in mine if row.key > start][:size]
-
-
-_VIEWS: SideTables[MyGamesView] = SideTables(
-    "players' games",
-    postgres=PostgresMyGames,
-    sqlite=SQLiteMyGames,
-    memory=MemoryMyGames,
-)
-
-
-def my_games_for(app: Application[Any]) -> MyGamesView:
-    """Returns the view beside the application's events (tables made once)."""
-    return _VIEWS.open(app)

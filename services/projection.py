@@ -1,12 +1,17 @@
-"""The players' projection: follows the event log into the ListMyGames view.
+"""The players' projection: follows the event log into the players' view.
 
 It reads the notification log after the position its view recorded, a page
-at a time, folds each game the page touched, and replaces that game's rows
-together with the page's last position in one transaction (the library's
-tracking recorders, single-row tracking): each notification is applied once,
-across restarts and across server processes. Two processes may read the same
-page; the second to record it gets the library's ``IntegrityError``, rereads
-the position and goes on from there, having changed nothing.
+at a time. For each game the page touched it folds the page's events onto the
+game as it stood before them, making the notifications of each event
+(``services/notifications.py``), and the game's "my games" rows from where it
+ends (``services/my_games.py``); then it stores the rows, the notifications
+and the page's last position in one transaction (``services/players_view.py``,
+the library's tracking recorders with single-row tracking): each
+notification of the log is applied once, across restarts and across server
+processes. Two processes may read the same page; the second to store it gets
+the library's ``IntegrityError``, rereads the position and goes on from there,
+having changed nothing, and since the tracking row is locked until the first
+commits, pages are stored in the log's order.
 
 It runs in every server process, woken by this process's appends and by the
 live feed (another process's appends on PostgreSQL), and every second anyway.
@@ -16,14 +21,25 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import IntegrityError, Notification, Tracking
 
 from services.log_clock import Ticker
-from services.my_games import MyGamesView, rows_for
-from services.records import EVENT_NAMES
+from services.my_games import MyGameRow, rows_for
+from services.notifications import Notice, event_notices, turn_notices
+from services.players_view import PlayersView
+from services.records import (
+    EVENT_NAMES,
+    GameRecord,
+    RecordedEvent,
+    StoredEvent,
+    advance,
+    unwrap,
+)
 
 if TYPE_CHECKING:
     from services.games import GamesApp
@@ -32,6 +48,7 @@ log = logging.getLogger(__name__)
 
 NAME = "tabletop.players"  # the projection's name in the tracking table
 PAGE = 500  # notifications read and applied at a time
+KEPT_FOLDS = 1000  # games whose last fold the projection keeps to go on from
 _GAME_TOPICS = frozenset(EVENT_NAMES)
 
 
@@ -40,11 +57,14 @@ class PlayersProjection(Ticker):
 
     NAME = "players' projection"
 
-    def __init__(self, app: GamesApp, view: MyGamesView) -> None:
+    def __init__(self, app: GamesApp, view: PlayersView) -> None:
         super().__init__()
         self.app = app
         self.view = view
         self._lock = threading.Lock()
+        self._folds: OrderedDict[UUID, GameRecord] = OrderedDict()
+        # Called after each page this process stored (StreamNotifications).
+        self.stored: list[Callable[[], None]] = []
 
     def tick(self) -> int:
         """Applies everything stored since the view's position; returns how
@@ -65,18 +85,89 @@ class PlayersProjection(Ticker):
             )
             if not page:
                 return applied
-            games = dict.fromkeys(
-                UUID(str(n.originator_id)) for n in page if n.topic in _GAME_TOPICS
-            )
-            replaced = []
-            for game_id in games:
-                record = self.app.get_game(game_id)
-                if record is not None:
-                    replaced.append((game_id, rows_for(record)))
+            decoded = self._decoded(page)
+            games, made = self._project(decoded)
             try:
-                self.view.replace(replaced, Tracking(NAME, page[-1].id))
+                self.view.apply(games, made, Tracking(NAME, decoded[-1][0].id))
             except IntegrityError:  # another process applied it first
                 position = self.position()
                 continue
-            position = page[-1].id
-            applied += len(page)
+            position = decoded[-1][0].id
+            applied += len(decoded)
+            for hook in self.stored:
+                hook()
+
+    def _decoded(
+        self, page: Sequence[Notification]
+    ) -> list[tuple[Notification, RecordedEvent | None]]:
+        """Returns the page's notifications with their game events decoded.
+
+        A full page may end inside a decision (its events are stored together,
+        one after the other); it is then cut before that decision's first
+        event, which the next page starts with.
+        """
+        decoded: list[tuple[Notification, RecordedEvent | None]] = []
+        for notification in page:
+            recorded = None
+            if notification.topic in _GAME_TOPICS:
+                stored = self.app.mapper.to_domain_event(notification)
+                recorded = unwrap(stored) if isinstance(stored, StoredEvent) else None
+            decoded.append((notification, recorded))
+        if len(page) == PAGE:
+            starts = [
+                i for i, (_, r) in enumerate(decoded) if r and r.command is not None
+            ]
+            if starts and starts[-1] > 0:
+                return decoded[: starts[-1]]
+        return decoded
+
+    def _project(
+        self, decoded: Sequence[tuple[Notification, RecordedEvent | None]]
+    ) -> tuple[list[tuple[UUID, tuple[MyGameRow, ...]]], list[Notice]]:
+        """Returns the rows of each game the page touched, and its notifications."""
+        by_game: dict[UUID, list[RecordedEvent]] = {}
+        for notification, recorded in decoded:
+            if recorded is not None:
+                game_id = UUID(str(notification.originator_id))
+                by_game.setdefault(game_id, []).append(recorded)
+        games, made = [], []
+        for game_id, events in by_game.items():
+            record = self._folded(game_id, events[0].revision - 1)
+            for decision in _decisions(events):
+                before = record
+                for recorded in decision:
+                    after = advance(record, game_id, recorded)
+                    made += event_notices(after, recorded)
+                    record = after
+                made += turn_notices(before, after, decision[-1])
+            self._keep(after)
+            games.append((game_id, rows_for(after)))
+        return games, made
+
+    def _keep(self, record: GameRecord) -> None:
+        """Keeps a game's last fold, for the next page to go on from."""
+        self._folds[record.game_id] = record
+        self._folds.move_to_end(record.game_id)
+        while len(self._folds) > KEPT_FOLDS:
+            self._folds.popitem(last=False)
+
+    def _folded(self, game_id: UUID, revision: int) -> GameRecord | None:
+        """Returns the game at ``revision`` (None before its first event): the
+        fold this projection kept from its last page when it is that one."""
+        if revision < 1:
+            return None
+        kept = self._folds.get(game_id)
+        if kept is not None and kept.revision == revision:
+            return kept
+        return self.app.get_game(game_id, revision)
+
+
+def _decisions(events: Sequence[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """Returns a game's events grouped by decision: each starts with its command."""
+    decisions: list[list[RecordedEvent]] = []
+    for recorded in events:
+        if recorded.command is not None or not decisions:
+            decisions.append([recorded])
+        else:
+            decisions[-1].append(recorded)
+    return decisions

@@ -75,3 +75,17 @@ def credential_key(token: str, sessions: Sessions | None) -> tuple[str, str] | N
         claims = sessions.verify(token) if sessions is not None else None
         return None if claims is None else (f"player:{claims.player_id}", "player")
     return f"token:{token_hash(token)}", "credential"
+
+
+def signed_in(sessions: Sessions | None, token: str | None, call: str) -> SessionClaims:
+    """Returns the signed-in player ``call`` needs, or refuses a call without one."""
+    claims = session_claims(sessions, token)
+    if claims is None:
+        raise ApiError(
+            unauthenticated(
+                "MISSING_CREDENTIALS",
+                f"{call} needs a signed-in player: send 'authorization: Bearer "
+                "<access token>' (an access token from AuthService).",
+            )
+        )
+    return claims

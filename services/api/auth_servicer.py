@@ -14,14 +14,13 @@ from tabletop.v1 import auth_service_pb2 as api
 from tabletop.v1 import auth_service_pb2_grpc
 
 from domain.common.decision import Rejected
-from services.api.auth import bearer_token, session_claims
+from services.api.auth import bearer_token, session_claims, signed_in
 from services.api.calls import Metadata, serve
 from services.api.errors import (
     ApiError,
     FieldViolation,
     bad_request,
     rejection_status,
-    unauthenticated,
 )
 from services.api.mutations import accepted
 from services.players import AccountView, Players, SignedIn
@@ -145,15 +144,9 @@ class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
     def _caller(self, metadata: Metadata, *, required: bool) -> UUID | None:
         """Returns the signed-in caller's account (None: not signed in)."""
         token = bearer_token(metadata)
+        if required:
+            return signed_in(self.players.sessions, token, "This call").player_id
         claims = session_claims(self.players.sessions, token)
-        if claims is None and required:
-            raise ApiError(
-                unauthenticated(
-                    "MISSING_CREDENTIALS",
-                    "This call needs a signed-in player: send "
-                    "'authorization: Bearer <access token>' (from a sign-in).",
-                )
-            )
         return None if claims is None else claims.player_id
 
     def _own(self, name: str, field: str, metadata: Metadata) -> UUID:

@@ -32,6 +32,7 @@ from services.api import (
     catalogue,
     listing,
     my_games,
+    notifications,
     replay,
     seats,
     stream,
@@ -44,6 +45,8 @@ from services.api.calls import Metadata, serve
 from services.api.quotas import TableQuotas, table_quotas
 from services.feed import Feed
 from services.games import GamesApp
+from services.notification_feed import notification_feed_for
+from services.players_view import players_view_for
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -59,6 +62,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> None:
         self.app = app
         self.feed = feed
+        self.notices = notification_feed_for(players_view_for(app))
         self.quotas = table_quotas(app, 0, 0) if quotas is None else quotas
 
     async def CreateGame(  # noqa: N802 (gRPC method names)
@@ -177,6 +181,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[api.StreamGameResponse]:
         """Sends the caller's live feed of a game."""
         async for item in stream.stream_game(self.app, self.feed, request, context):
+            yield item
+
+    async def StreamNotifications(  # noqa: N802
+        self, request: api.StreamNotificationsRequest, context: Any
+    ) -> AsyncIterator[api.StreamNotificationsResponse]:
+        """Sends the signed-in caller's notifications as they are made."""
+        heartbeat = self.feed.heartbeat_seconds
+        async for item in notifications.stream_notifications(
+            self.app, self.notices, heartbeat, request, context
+        ):
             yield item
 
     async def ListGameTypes(  # noqa: N802

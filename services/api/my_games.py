@@ -16,14 +16,14 @@ from uuid import UUID
 from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
 
-from services.api.auth import session_claims
+from services.api.auth import signed_in
 from services.api.convert.game import game_name
 from services.api.convert.registry import converter_for
-from services.api.errors import ApiError, unauthenticated
 from services.api.requests import MAX_PAGE_TOKEN, foreign_page_token, page_size
 from services.games import GamesApp
-from services.my_games import MyGameRow, my_games_for
+from services.my_games import MyGameRow
 from services.player_names import NAMES
+from services.players_view import players_view_for
 
 DEFAULT_PAGE, MAX_PAGE = 50, 200
 _KIND = "my-games"
@@ -39,19 +39,10 @@ def list_my_games(
     app: GamesApp, request: api.ListMyGamesRequest, token: str | None
 ) -> api.ListMyGamesResponse:
     """Returns a page of the caller's games, in the listing's order."""
-    claims = session_claims(app.sessions, token)
-    if claims is None:
-        raise ApiError(
-            unauthenticated(
-                "MISSING_CREDENTIALS",
-                "ListMyGames lists a signed-in player's games: send "
-                "'authorization: Bearer <access token>' (AuthService).",
-            )
-        )
-    player = claims.player_id
+    player = signed_in(app.sessions, token, "ListMyGames").player_id
     size = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)
     after = _decode(request.page_token, player)
-    rows = my_games_for(app).page(player, after, size + 1)
+    rows = players_view_for(app).page(player, after, size + 1)
     response = api.ListMyGamesResponse(games=[_game(row) for row in rows[:size]])
     if len(rows) > size:
         response.next_page_token = _encode(player, rows[size - 1].key)

@@ -15,7 +15,8 @@ from infra.event_store import create_app
 from infra.settings import Settings
 from services.calls import Call, CreateGame, JoinGame, SeatRequest
 from services.games import GamesApp, Seated
-from services.my_games import MY_TURN, OTHERS, WAITING, my_games_for
+from services.my_games import MY_TURN, OTHERS, WAITING
+from services.players_view import players_view_for
 from services.projection import NAME, PlayersProjection
 from services.records import GameRecord
 
@@ -64,7 +65,7 @@ def test_the_view_follows_the_log_and_resumes_where_it_left_off(
     ana, ben = uuid.uuid4(), uuid.uuid4()
     waiting = _table(app, ana, None)
     started = _table(app, ana, ben)
-    projection = PlayersProjection(app, my_games_for(app))
+    projection = PlayersProjection(app, players_view_for(app))
     assert projection.tick() > 0
     assert projection.position() == app.recorder.max_notification_id()
     rows = {row.game_id: row for row in projection.view.page(ana, None, 10)}
@@ -77,7 +78,7 @@ def test_the_view_follows_the_log_and_resumes_where_it_left_off(
     # A restart (a new process) resumes from the recorded position.
     again = process()
     later = _table(again, ben, None)
-    resumed = PlayersProjection(again, my_games_for(again))
+    resumed = PlayersProjection(again, players_view_for(again))
     assert resumed.position() == projection.position()
     assert resumed.tick() > 0  # only what was stored since
     assert later.game_id in {row.game_id for row in resumed.view.page(ben, None, 10)}
@@ -93,7 +94,7 @@ def test_two_processes_apply_each_notification_once(process: Start) -> None:
         _table(apps[index % 2], *pair)
         for player in pair:
             seated[player] += 1
-    projections = [PlayersProjection(app, my_games_for(app)) for app in apps]
+    projections = [PlayersProjection(app, players_view_for(app)) for app in apps]
     applied: list[int] = []
     lock = threading.Lock()
 
@@ -118,7 +119,7 @@ def test_two_processes_apply_each_notification_once(process: Start) -> None:
 def test_a_seat_token_caller_is_no_player(process: Start) -> None:
     app = process()
     guest = _seated(app.create_game(CreateGame("qwirkle", None, 0, "Guest")))
-    projection = PlayersProjection(app, my_games_for(app))
+    projection = PlayersProjection(app, players_view_for(app))
     projection.tick()
     record = app.get_game(guest.record.game_id)
     assert record is not None

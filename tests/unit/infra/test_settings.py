@@ -26,10 +26,14 @@ from infra.settings import (
     DEFAULT_LISTEN,
     DEFAULT_RATE_BURST,
     DEFAULT_RATE_LIMIT,
+    DEFAULT_SIGN_IN_LIMIT,
     DEFAULT_WORKERS,
+    MIN_WEBHOOK_SECRET,
+    SIGN_IN_CALLS,
     Settings,
     SettingsError,
     memory_size,
+    webhook,
 )
 from services.kept import KEEP_MEMORY
 
@@ -350,11 +354,15 @@ def test_a_burst_that_is_not_a_whole_number_is_a_settings_error(value: str) -> N
 # --- the stricter limits per address of CreateGame, JoinGame and ListGames ---
 
 
-def test_create_join_and_list_have_their_own_limits_by_default() -> None:
+def test_create_join_list_and_sign_in_have_their_own_limits_by_default() -> None:
     assert Settings.from_env({}).per_address_limits == {
         "CreateGame": DEFAULT_CREATE_LIMIT,
         "JoinGame": DEFAULT_JOIN_LIMIT,
         "ListGames": DEFAULT_LIST_LIMIT,
+        "SignInWithDevice": DEFAULT_SIGN_IN_LIMIT,
+        "SignInWithIdToken": DEFAULT_SIGN_IN_LIMIT,
+        "RefreshSession": DEFAULT_SIGN_IN_LIMIT,
+        "SignOut": DEFAULT_SIGN_IN_LIMIT,
     }
 
 
@@ -377,7 +385,7 @@ def test_the_per_address_limits_come_from_the_environment() -> None:
 )
 def test_a_zero_turns_one_per_address_limit_off(env: dict[str, str]) -> None:
     limits = Settings.from_env(env).per_address_limits
-    assert set(limits) == {"CreateGame", "JoinGame"}
+    assert set(limits) == {"CreateGame", "JoinGame", *SIGN_IN_CALLS}
 
 
 @pytest.mark.parametrize(
@@ -391,6 +399,45 @@ def test_a_zero_turns_one_per_address_limit_off(env: dict[str, str]) -> None:
 def test_a_bad_per_address_limit_is_refused(env: dict[str, str]) -> None:
     with pytest.raises(SettingsError):
         Settings.from_env(env)
+
+
+def test_sign_in_limits_come_from_the_environment() -> None:
+    env = {"TABLETOP_SIGN_IN_RATE_LIMIT": "3", "TABLETOP_SIGN_IN_RATE_BURST": "9"}
+    assert Settings.from_env(env).sign_in_limit == (3.0, 9)
+
+
+# --- the push gateway ---
+
+
+def test_a_push_gateway_comes_with_its_secret(tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("s" * MIN_WEBHOOK_SECRET + "\n")
+    env = {
+        "TABLETOP_NOTIFY_WEBHOOK": "https://push.example.test/tabletop",
+        "TABLETOP_NOTIFY_SECRET_FILE": str(secret),
+    }
+    assert Settings.from_env(env).notify_webhook == (
+        "https://push.example.test/tabletop",
+        "s" * MIN_WEBHOOK_SECRET,
+    )
+    assert Settings.from_env({}).notify_webhook is None
+    assert "s" * MIN_WEBHOOK_SECRET not in repr(Settings.from_env(env))
+
+
+@pytest.mark.parametrize(
+    ("url", "secret", "complaint"),
+    [
+        ("https://push.example.test/", None, "needs --notify-secret-file"),
+        ("https://push.example.test/", "short", "at least 32"),
+        ("ftp://push.example.test/", "s" * 40, "http:// or https://"),
+        (None, "s" * 40, "needs --notify-webhook"),
+    ],
+)
+def test_a_half_or_wrongly_set_push_gateway_is_refused(
+    url: str | None, secret: str | None, complaint: str
+) -> None:
+    with pytest.raises(SettingsError, match=complaint):
+        webhook(url, secret)
 
 
 # --- kept games' memory ---
