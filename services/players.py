@@ -61,11 +61,13 @@ from services.credentials import CredentialIndex
 from services.identities import IdTokenRefused, IdTokenVerifier, VerifiedIdentity
 from services.personal import PersonalKeys, Sealer
 from services.records import StoredEvent, unwrap, wrap
-from services.sessions import IssuedToken, Sessions
+from services.sessions import IssuedToken, SessionClaims, Sessions
 from services.store import GameStore
 
 S = TypeVar("S")
 
+# How recent an access token must be to link a device or identity with it.
+LINK_FRESHNESS = timedelta(minutes=5)
 # How long a refresh token works unless used (each refresh starts a new one).
 REFRESH_LIFETIME = timedelta(days=30)
 # A device id: 128 random bits or more, in URL-safe characters.
@@ -145,10 +147,10 @@ class Players:
     # --- sign-in ---
 
     def sign_in_with_device(
-        self, device_id: str, display_name: str, caller: UUID | None
+        self, device_id: str, display_name: str, caller: SessionClaims | None
     ) -> SignedIn | Rejected:
         """Signs a device in, creating its player the first time; with a
-        ``caller`` (a session's player), links the device to that account."""
+        ``caller`` (a recent session), links the device to its account."""
         if not DEVICE_ID.fullmatch(device_id):
             return malformed(
                 "INVALID_DEVICE_ID",
@@ -167,7 +169,7 @@ class Players:
         )
 
     def sign_in_with_id_token(
-        self, id_token: str, display_name: str, caller: UUID | None
+        self, id_token: str, display_name: str, caller: SessionClaims | None
     ) -> SignedIn | Rejected:
         """Signs an OpenID identity in, like a device."""
         if self.identities is None:
@@ -194,11 +196,15 @@ class Players:
         credential: str,
         link: Callable[[UUID], Any],
         display_name: str,
-        caller: UUID | None,
+        session: SessionClaims | None,
         method: str,
     ) -> SignedIn | Rejected:
         if display_name and (refused := check_display_name(display_name)):
             return refused
+        refused = self._stale(session) if session is not None else None
+        if refused is not None:
+            return refused
+        caller = session.player_id if session is not None else None
         player, new_link = self._account_of(credential, caller, method)
         if isinstance(player, Rejected):
             return player
@@ -229,6 +235,23 @@ class Players:
             if started is not None:
                 return started
         return _busy()
+
+    def _stale(self, session: SessionClaims) -> Rejected | None:
+        """Refuses a link made with a session that is not recent or whose
+        sign-in has ended: a stolen access token must not buy a lasting way in.
+        """
+        sign_in = self._load(session.sign_in_id, fold.sign_in, SignIn(), _SHORT).state
+        live = sign_in.player_id == str(session.player_id) and not sign_in.ended
+        if live and self._now() - session.issued_at <= LINK_FRESHNESS:
+            return None
+        return reject(
+            "SESSION_NOT_RECENT",
+            "Linking a device or an identity needs an access token issued in "
+            f"the last {LINK_FRESHNESS.seconds // 60} minutes by a sign-in that "
+            "is still on: refresh the session (RefreshSession), then link.",
+            "players/recent_session",
+            RejectionKind.UNAUTHENTICATED,
+        )
 
     def _account_of(
         self, credential: str, caller: UUID | None, method: str

@@ -148,6 +148,7 @@ class SessionClaims:
     player_id: UUID
     sign_in_id: UUID
     expires_at: datetime
+    issued_at: datetime
 
 
 class Sessions:
@@ -231,7 +232,7 @@ def _session_claims(payload: dict[str, Any], now: datetime) -> SessionClaims | N
         or issued_at > now + LEEWAY
     ):
         return None
-    claims = SessionClaims(player_id, sign_in_id, expires_at)
+    claims = SessionClaims(player_id, sign_in_id, expires_at, issued_at)
     return claims if _current(claims, now) else None
 
 

@@ -7,6 +7,7 @@ The token is a seat token, the operator's, or a signed-in player's access token
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from services.api.errors import ApiError, unauthenticated
@@ -89,3 +90,32 @@ def signed_in(sessions: Sessions | None, token: str | None, call: str) -> Sessio
             )
         )
     return claims
+
+
+class StreamDeadline:
+    """When a stream opened with an access token must end: the token's expiry.
+
+    A stream outliving its token would go on showing a seat's private view
+    after the sign-in ended; the client reopens it with a fresh token.
+    """
+
+    def __init__(self, sessions: Sessions | None, token: str | None) -> None:
+        claims = session_claims(sessions, token)
+        self.at = claims.expires_at if claims is not None else None
+
+    def wait(self, idle_seconds: float) -> float:
+        """Returns how long a stream may wait for its next item; refuses the
+        stream once its token has expired."""
+        if self.at is None:
+            return idle_seconds
+        left = (self.at - datetime.now(UTC)).total_seconds()
+        if left <= 0:
+            raise ApiError(
+                unauthenticated(
+                    "INVALID_CREDENTIALS",
+                    "The access token this stream was opened with has expired: "
+                    "refresh the session and open the stream again (with the "
+                    "last item received, to miss nothing).",
+                )
+            )
+        return min(idle_seconds, left)

@@ -46,7 +46,7 @@ class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
     def _sign_in_with_device(
         self, request: api.SignInWithDeviceRequest, metadata: Metadata
     ) -> api.SignInWithDeviceResponse:
-        caller = self._caller(metadata, required=False)
+        caller = session_claims(self.players.sessions, bearer_token(metadata))
         signed = accepted(
             self.players.sign_in_with_device(
                 request.device_id, request.display_name, caller
@@ -65,7 +65,7 @@ class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
     def _sign_in_with_id_token(
         self, request: api.SignInWithIdTokenRequest, metadata: Metadata
     ) -> api.SignInWithIdTokenResponse:
-        caller = self._caller(metadata, required=False)
+        caller = session_claims(self.players.sessions, bearer_token(metadata))
         signed = accepted(
             self.players.sign_in_with_id_token(
                 request.id_token, request.display_name, caller
@@ -141,18 +141,15 @@ class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
         account = renamed
         return api.UpdatePlayerResponse(player=account_to_proto(account))
 
-    def _caller(self, metadata: Metadata, *, required: bool) -> UUID | None:
-        """Returns the signed-in caller's account (None: not signed in)."""
+    def _caller(self, metadata: Metadata) -> UUID:
+        """Returns the signed-in caller's account; refuses a call without one."""
         token = bearer_token(metadata)
-        if required:
-            return signed_in(self.players.sessions, token, "This call").player_id
-        claims = session_claims(self.players.sessions, token)
-        return None if claims is None else claims.player_id
+        return signed_in(self.players.sessions, token, "This call").player_id
 
     def _own(self, name: str, field: str, metadata: Metadata) -> UUID:
         """Returns the caller's account, which ``name`` must name."""
-        player = self._caller(metadata, required=True)
-        if player is None or name not in (ME, f"{_PREFIX}{player}"):
+        player = self._caller(metadata)
+        if name not in (ME, f"{_PREFIX}{player}"):
             raise ApiError(
                 bad_request(
                     "INVALID_PLAYER_NAME",

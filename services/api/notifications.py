@@ -15,7 +15,7 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, OperationalError
 from tabletop.v1 import game_service_pb2 as api
 
-from services.api.auth import bearer_token, signed_in
+from services.api.auth import StreamDeadline, bearer_token, signed_in
 from services.api.convert.game import game_name
 from services.api.convert.registry import converter_for
 from services.api.errors import (
@@ -52,6 +52,7 @@ async def stream_notifications(
         token = bearer_token(context.invocation_metadata())
         player = signed_in(app.sessions, token, "StreamNotifications").player_id
         last = _resumed_after(request)
+        deadline = StreamDeadline(app.sessions, token)
         with feed.subscribe(player) as subscriber:  # before the read
             if last > 0:
                 missed = await asyncio.to_thread(feed.view.since, last, BACKLOG, player)
@@ -59,7 +60,8 @@ async def stream_notifications(
                     yield Response(notification=notification_message(stored))
                     last = stored.id
             while True:
-                item = await subscriber.next(heartbeat_seconds)
+                item = await subscriber.next(deadline.wait(heartbeat_seconds))
+                deadline.wait(heartbeat_seconds)  # not past the token's expiry
                 if item is None:
                     newest = max(last, feed.position or 0)
                     yield Response(heartbeat_notification_id=newest)

@@ -30,7 +30,7 @@ from tabletop.v1 import game_service_pb2
 from domain.common import table as tables
 from domain.common.decision import Rejected, RejectionKind, reject
 from domain.common.seats import Seat, Viewer
-from services.api.auth import bearer_token
+from services.api.auth import StreamDeadline, bearer_token
 from services.api.convert.game import event_to_proto
 from services.api.errors import (
     ApiError,
@@ -86,9 +86,11 @@ async def stream_game(
                 return
             items = batch_messages if request.batch_events else event_messages
             heartbeat_seconds = feed.heartbeat_seconds
+            deadline = StreamDeadline(app.sessions, token)
             last: Entry | None = None
             while not _finished(record):
-                entries = await listener.next(heartbeat_seconds)
+                entries = await listener.next(deadline.wait(heartbeat_seconds))
+                deadline.wait(heartbeat_seconds)  # not past the token's expiry
                 if not entries:
                     yield Response(
                         heartbeat=game_service_pb2.Heartbeat(revision=listener.last)

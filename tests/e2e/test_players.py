@@ -569,3 +569,19 @@ def test_seat_tokens_still_work_beside_sessions(
     ).game
     assert seen.caller.endswith("/players/1")
     assert seen.players[1].display_name == "Guest"
+
+
+def test_a_session_signed_out_cannot_link_a_device(
+    players: auth_service_pb2_grpc.AuthServiceStub,
+) -> None:
+    """An access token outlives its sign-out by up to an hour: it must not buy
+    a device of its holder's that signs in for good (a stolen token)."""
+    session = sign_in(players).session
+    players.SignOut(
+        auth_api.SignOutRequest(refresh_token=session.refresh_token), timeout=10
+    )
+    thief = device()
+    code, reason, _ = expect_error(sign_in, players, thief, token=session.access_token)
+    assert (code, reason) == (UNAUTHENTICATED, "SESSION_NOT_RECENT")
+    # The device stayed free: it signs in as a player of its own.
+    assert sign_in(players, thief).created

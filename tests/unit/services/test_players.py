@@ -7,6 +7,7 @@ import base64
 import hashlib
 import secrets
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,8 +19,8 @@ from services.credentials import credentials_for
 from services.games import GamesApp
 from services.identities import IdTokenRefused, IdTokenVerifier, VerifiedIdentity
 from services.personal import keys_for
-from services.players import MAX_IDENTITIES, Players, SignedIn
-from services.sessions import SessionKey, Sessions
+from services.players import LINK_FRESHNESS, MAX_IDENTITIES, Players, SignedIn
+from services.sessions import SessionClaims, SessionKey, Sessions
 from tests.playing import Clock
 
 ISSUER = "https://accounts.example"
@@ -62,6 +63,13 @@ def signed(result: SignedIn | Rejected) -> SignedIn:
     return result
 
 
+def session_of(players: Players, signed_in: SignedIn) -> SessionClaims:
+    """Returns what a sign-in's access token says, as a call presents it."""
+    claims = players.sessions.verify(signed_in.access.token)
+    assert claims is not None
+    return claims
+
+
 def refused(result: Any) -> str:
     assert isinstance(result, Rejected), result
     return result.reason
@@ -73,11 +81,12 @@ def refused(result: Any) -> str:
 def test_an_account_links_a_bounded_number_of_devices(players: Players) -> None:
     """Each link appends to the account, which every sign-in, refresh and view
     of its name folds: linking is bounded, and a refused device stays free."""
-    ana = signed(players.sign_in_with_device(device(), "Ana", None)).account
+    ana_in = signed(players.sign_in_with_device(device(), "Ana", None))
+    ana, me = ana_in.account, session_of(players, ana_in)
     for _ in range(MAX_DEVICES - 1):
-        signed(players.sign_in_with_device(device(), "", ana.player_id))
+        signed(players.sign_in_with_device(device(), "", me))
     one_too_many = device()
-    result = players.sign_in_with_device(one_too_many, "", ana.player_id)
+    result = players.sign_in_with_device(one_too_many, "", me)
     assert refused(result) == "TOO_MANY_DEVICES"
     assert players.credentials.lookup(device_credential(one_too_many)) is None
     view = players.account(ana.player_id)
@@ -89,10 +98,11 @@ def test_an_account_links_a_bounded_number_of_devices(players: Players) -> None:
 
 
 def test_an_account_links_a_bounded_number_of_identities(players: Players) -> None:
-    ana = signed(players.sign_in_with_device(device(), "Ana", None)).account
+    ana_in = signed(players.sign_in_with_device(device(), "Ana", None))
+    ana, me = ana_in.account, session_of(players, ana_in)
     for number in range(MAX_IDENTITIES):
-        signed(players.sign_in_with_id_token(f"sub-{number}", "", ana.player_id))
-    result = players.sign_in_with_id_token("sub-extra", "", ana.player_id)
+        signed(players.sign_in_with_id_token(f"sub-{number}", "", me))
+    result = players.sign_in_with_id_token("sub-extra", "", me)
     assert refused(result) == "TOO_MANY_IDENTITIES"
     # The refused identity is free: it signs in as a new player of its own.
     other = signed(players.sign_in_with_id_token("sub-extra", "", None))
@@ -133,9 +143,12 @@ def test_a_link_for_an_account_never_registered_claims_nothing(
     """A session naming no account (or a deleted one) must not leave the
     device linked to that player in the index: the device would sign in to
     nothing for good, and the index would tie it to a player it never had."""
-    nobody = uuid.uuid4()
+    now = datetime.now(UTC)
+    nobody = SessionClaims(uuid.uuid4(), uuid.uuid4(), now + timedelta(hours=1), now)
     phone = device()
-    assert refused(players.sign_in_with_device(phone, "", nobody)) == "PLAYER_NOT_FOUND"
+    assert (
+        refused(players.sign_in_with_device(phone, "", nobody)) == "SESSION_NOT_RECENT"
+    )
     assert players.credentials.lookup(device_credential(phone)) is None
     assert signed(players.sign_in_with_device(phone, "", None)).created
 
@@ -161,15 +174,16 @@ def _race_once(app: GamesApp, monkeypatch: pytest.MonkeyPatch, rival: Any) -> No
 def test_two_links_racing_for_one_account_both_count(
     players: Players, app: GamesApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ana = signed(players.sign_in_with_device(device(), "Ana", None)).account
+    ana_in = signed(players.sign_in_with_device(device(), "Ana", None))
+    ana, me = ana_in.account, session_of(players, ana_in)
     tablet, laptop = device(), device()
     linked: list[SignedIn | Rejected] = []
     _race_once(
         app,
         monkeypatch,
-        lambda: linked.append(players.sign_in_with_device(laptop, "", ana.player_id)),
+        lambda: linked.append(players.sign_in_with_device(laptop, "", me)),
     )
-    first = players.sign_in_with_device(tablet, "", ana.player_id)
+    first = players.sign_in_with_device(tablet, "", me)
     signed(first)
     signed(linked[0])
     view = players.account(ana.player_id)
@@ -221,3 +235,17 @@ def test_a_link_that_raced_a_deletion_leaves_no_link_to_the_deleted_player(
     assert refused(players.sign_in_with_device(tablet, "", None)) == "PLAYER_NOT_FOUND"
     assert players.credentials.lookup(device_credential(tablet)) is None
     assert signed(players.sign_in_with_device(tablet, "", None)).created
+
+
+def test_an_access_token_older_than_a_few_minutes_links_nothing(
+    players: Players, clock: Clock
+) -> None:
+    ana_in = signed(players.sign_in_with_device(device(), "Ana", None))
+    me = session_of(players, ana_in)
+    clock.advance(LINK_FRESHNESS.total_seconds() + 1)
+    phone = device()
+    assert refused(players.sign_in_with_device(phone, "", me)) == "SESSION_NOT_RECENT"
+    assert players.credentials.lookup(device_credential(phone)) is None
+    fresh = signed(players.refresh(ana_in.refresh_token))
+    linked = signed(players.sign_in_with_device(phone, "", session_of(players, fresh)))
+    assert linked.account.player_id == ana_in.account.player_id

@@ -265,7 +265,7 @@ def test_an_issued_token_verifies_to_its_player_and_sign_in(
     issued = sessions.issue(PLAYER, SIGN_IN)
     assert issued.expires_at == clock.now + timedelta(hours=1)
     assert sessions.verify(issued.token) == SessionClaims(
-        PLAYER, SIGN_IN, issued.expires_at
+        PLAYER, SIGN_IN, issued.expires_at, clock.now
     )
 
 
