@@ -194,7 +194,7 @@ async def create_server(
         GameAuditServicer(app, settings.operator_token, key), server
     )
     auth_service_pb2_grpc.add_AuthServiceServicer_to_server(
-        AuthServicer(players), server
+        AuthServicer(players, app), server
     )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -35,6 +35,7 @@ from domain.players import (
     Account,
     DeviceLinked,
     IdentityLinked,
+    PlayerDeleted,
     PlayerRegistered,
     PlayerRenamed,
     RefreshToken,
@@ -201,7 +202,7 @@ class Players:
     ) -> SignedIn | Rejected:
         if display_name and (refused := check_display_name(display_name)):
             return refused
-        refused = self._stale(session) if session is not None else None
+        refused = self.stale(session) if session is not None else None
         if refused is not None:
             return refused
         caller = session.player_id if session is not None else None
@@ -236,19 +237,20 @@ class Players:
                 return started
         return _busy()
 
-    def _stale(self, session: SessionClaims) -> Rejected | None:
-        """Refuses a link made with a session that is not recent or whose
-        sign-in has ended: a stolen access token must not buy a lasting way in.
-        """
+    def stale(self, session: SessionClaims) -> Rejected | None:
+        """Refuses a link or a deletion asked with a session that is not recent
+        or whose sign-in has ended: a stolen access token (good for an hour,
+        not revocable) must not buy a lasting way in, nor an erasure."""
         sign_in = self._load(session.sign_in_id, fold.sign_in, SignIn(), _SHORT).state
         live = sign_in.player_id == str(session.player_id) and not sign_in.ended
         if live and self._now() - session.issued_at <= LINK_FRESHNESS:
             return None
         return reject(
             "SESSION_NOT_RECENT",
-            "Linking a device or an identity needs an access token issued in "
-            f"the last {LINK_FRESHNESS.seconds // 60} minutes by a sign-in that "
-            "is still on: refresh the session (RefreshSession), then link.",
+            "Linking a device or an identity, or deleting the account, needs an "
+            f"access token issued in the last {LINK_FRESHNESS.seconds // 60} "
+            "minutes by a sign-in that is still on: refresh the session "
+            "(RefreshSession), then ask again.",
             "players/recent_session",
             RejectionKind.UNAUTHENTICATED,
         )
@@ -435,6 +437,35 @@ class Players:
                 hook(player)
             return self.account(player)
         return _busy()
+
+    def delete(self, player: UUID) -> Rejected | None:
+        """Deletes the account for good: its personal data can no longer be read.
+
+        The account records its deletion; the player's key is destroyed, so
+        what was sealed under it (name, devices, identities) opens no more,
+        and the credential index forgets the player's devices and identities,
+        which may then sign in as new players. A deleted account stays
+        deleted: deleting it again changes nothing.
+        """
+        for _ in range(MAX_ATTEMPTS):
+            loaded = self._load(player, fold.account, Account())
+            if loaded.state.deleted:
+                break
+            refused = account_refusal(loaded.state)
+            if refused is not None:
+                return refused
+            try:
+                self.store.save(self._wrap(player, loaded.version + 1, PlayerDeleted()))
+            except IntegrityError:
+                continue
+            break
+        else:
+            return _busy()
+        self.credentials.release(player)
+        self.keys.destroy(player)
+        for hook in self.changed:
+            hook(player)
+        return None
 
     def display_name(self, player: UUID) -> str | None:
         """Returns a player's display name, None once deleted (or never made)."""

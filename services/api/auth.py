@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from services.api.errors import ApiError, unauthenticated
+from services.player_names import NAMES
 from services.sessions import SessionClaims, Sessions, looks_like_session
 from services.tokens import token_hash
 
@@ -61,9 +62,21 @@ def session_claims(
 
 
 def signed_in_player(sessions: Sessions | None, token: str | None) -> str:
-    """Returns the account id a call acts as, "" for a guest (or a seat token)."""
+    """Returns the account id a call acts as, "" for a guest (or a seat token).
+
+    A deleted player's access tokens, good until they expire, take no seat.
+    """
     claims = session_claims(sessions, token)
-    return "" if claims is None else str(claims.player_id)
+    if claims is None:
+        return ""
+    if NAMES.name(claims.player_id) is None:
+        raise ApiError(
+            unauthenticated(
+                "PLAYER_NOT_FOUND",
+                "The signed-in player's account was deleted: sign in again.",
+            )
+        )
+    return str(claims.player_id)
 
 
 def credential_key(token: str, sessions: Sessions | None) -> tuple[str, str] | None:

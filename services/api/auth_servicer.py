@@ -23,6 +23,8 @@ from services.api.errors import (
     rejection_status,
 )
 from services.api.mutations import accepted
+from services.erasure import delete_player
+from services.games import GamesApp
 from services.players import AccountView, Players, SignedIn
 
 ME = "players/me"
@@ -34,8 +36,9 @@ _UPDATABLE = frozenset({"display_name"})
 class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
     """Sign-in, sessions and accounts, over ``services/players.py``."""
 
-    def __init__(self, players: Players) -> None:
+    def __init__(self, players: Players, app: GamesApp) -> None:
         self.players = players
+        self.app = app  # whose seats a deleted player gives up
 
     async def SignInWithDevice(  # noqa: N802 (gRPC method names)
         self, request: api.SignInWithDeviceRequest, context: Any
@@ -114,6 +117,22 @@ class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
         return api.GetPlayerResponse(
             player=account_to_proto(accepted(self.players.account(player)))
         )
+
+    async def DeletePlayer(  # noqa: N802 (gRPC method names)
+        self, request: api.DeletePlayerRequest, context: Any
+    ) -> api.DeletePlayerResponse:
+        """Deletes the caller's account, after giving up its seats."""
+        return await serve(context, self._delete_player, request)
+
+    def _delete_player(
+        self, request: api.DeletePlayerRequest, metadata: Metadata
+    ) -> api.DeletePlayerResponse:
+        self._own(request.name, "name", metadata)
+        token = bearer_token(metadata)
+        session = signed_in(self.players.sessions, token, "DeletePlayer")
+        assert token is not None  # noqa: S101 (a session came with it)
+        accepted(delete_player(self.app, self.players, session, token))
+        return api.DeletePlayerResponse()
 
     async def UpdatePlayer(  # noqa: N802 (gRPC method names)
         self, request: api.UpdatePlayerRequest, context: Any

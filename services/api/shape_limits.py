@@ -81,6 +81,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "RefreshSessionRequest.refresh_token": REFRESH_TOKEN_LENGTH,
         "SignOutRequest.refresh_token": REFRESH_TOKEN_LENGTH,
         "GetPlayerRequest.name": PLAYER_ACCOUNT_NAME,
+        "DeletePlayerRequest.name": PLAYER_ACCOUNT_NAME,
         "PlayerAccount.name": PLAYER_ACCOUNT_NAME,
         "PlayerAccount.display_name": DISPLAY_NAME,
         "PlayerAccount.identities": MAX_IDENTITIES,
