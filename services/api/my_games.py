@@ -7,10 +7,6 @@ accounts' (``services/player_names.py``), like every other view's.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-from typing import Any
 from uuid import UUID
 
 from tabletop.v1 import game_pb2
@@ -19,7 +15,12 @@ from tabletop.v1 import game_service_pb2 as api
 from services.api.auth import signed_in
 from services.api.convert.game import game_name
 from services.api.convert.registry import converter_for
-from services.api.requests import MAX_PAGE_TOKEN, foreign_page_token, page_size
+from services.api.requests import (
+    decode_token_data,
+    encode_token_data,
+    foreign_page_token,
+    page_size,
+)
 from services.games import GamesApp
 from services.my_games import MyGameRow
 from services.player_names import NAMES
@@ -76,22 +77,17 @@ def _game(row: MyGameRow) -> api.MyGame:
 
 
 def _encode(player: UUID, key: tuple[int, int, str]) -> str:
-    raw = json.dumps([_KIND, str(player), *key]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return encode_token_data([_KIND, str(player), *key])
 
 
 def _decode(text: str, player: UUID) -> tuple[int, int, str] | None:
     """Returns where a page starts; a token of another listing is refused."""
     if not text:
         return None
-    if len(text) > MAX_PAGE_TOKEN:
-        raise foreign_page_token()
     try:
-        padded = text + "=" * (-len(text) % 4)
-        data: Any = json.loads(base64.urlsafe_b64decode(padded))
-        kind, owner, rank, activity, game = data
+        kind, owner, rank, activity, game = decode_token_data(text)
         key = (int(rank), int(activity), str(UUID(game)))
-    except (ValueError, TypeError, binascii.Error):
+    except (ValueError, TypeError):
         raise foreign_page_token() from None
     if kind != _KIND or owner != str(player):
         raise foreign_page_token()

@@ -125,8 +125,24 @@ class PageToken:
 
 def encode_page_token(token: PageToken) -> str:
     """Returns an opaque page token."""
-    raw = json.dumps([token.kind, token.position, token.query, token.revision])
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return encode_token_data([token.kind, token.position, token.query, token.revision])
+
+
+def encode_token_data(data: list[Any]) -> str:
+    """Returns a page token holding ``data`` (JSON in unpadded base64url)."""
+    raw = json.dumps(data).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_token_data(text: str) -> Any:
+    """Returns what a page token of ``encode_token_data`` holds; refuses an
+    over-long or unreadable one as not this listing's."""
+    if len(text) > MAX_PAGE_TOKEN:
+        raise foreign_page_token()
+    try:
+        return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (ValueError, TypeError, binascii.Error):
+        raise foreign_page_token() from None
 
 
 def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
@@ -136,13 +152,10 @@ def decode_page_token(text: str, kind: str, query: str) -> PageToken | None:
     """
     if not text:
         return None
-    if len(text) > MAX_PAGE_TOKEN:
-        raise foreign_page_token()
+    data = decode_token_data(text)
     try:
-        padded = text + "=" * (-len(text) % 4)
-        data: Any = json.loads(base64.urlsafe_b64decode(padded))
         token = PageToken(str(data[0]), int(data[1]), str(data[2]), int(data[3]))
-    except (ValueError, TypeError, IndexError, KeyError, binascii.Error):
+    except (ValueError, TypeError, IndexError, KeyError):
         token = None
     if (
         token is None

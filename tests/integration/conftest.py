@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,3 +29,17 @@ def open_app(database: str) -> Iterator[GamesApp]:
     app = create_app(Settings(database=database, dev_mode=True))
     yield app
     app.close()
+
+
+@pytest.fixture
+def process(database: str) -> Iterator[Callable[[], GamesApp]]:
+    """Yields a maker of applications on the store: each one a server process."""
+    apps: list[GamesApp] = []
+
+    def start() -> GamesApp:
+        apps.append(create_app(Settings(database=database, dev_mode=True)))
+        return apps[-1]
+
+    yield start
+    for app in apps:
+        app.close()

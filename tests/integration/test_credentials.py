@@ -37,20 +37,6 @@ def credential(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-@pytest.fixture
-def process(database: str) -> Iterator[Callable[[], GamesApp]]:
-    """Yields a maker of applications on the store: each one a server process."""
-    apps: list[GamesApp] = []
-
-    def start() -> GamesApp:
-        apps.append(create_app(Settings(database=database, dev_mode=True)))
-        return apps[-1]
-
-    yield start
-    for app in apps:
-        app.close()
-
-
 def datastore_of(app: GamesApp) -> PostgresDatastore | SQLiteDatastore:
     datastore = getattr(app.recorder, "datastore", None)
     assert isinstance(datastore, PostgresDatastore | SQLiteDatastore)

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Iterator
-
-import pytest
+from collections.abc import Callable
 
 from domain.common.decision import Rejected
 from domain.common.seats import Seat
-from infra.event_store import create_app
-from infra.settings import Settings
 from services.calls import Call, CreateGame, JoinGame, SeatRequest
 from services.games import GamesApp, Seated
 from services.my_games import MY_TURN, OTHERS, WAITING
@@ -21,20 +17,6 @@ from services.projection import NAME, PlayersProjection
 from services.records import GameRecord
 
 Start = Callable[[], GamesApp]
-
-
-@pytest.fixture
-def process(database: str) -> Iterator[Start]:
-    """Yields a maker of applications on one store: each a server process."""
-    apps: list[GamesApp] = []
-
-    def start() -> GamesApp:
-        apps.append(create_app(Settings(database=database, dev_mode=True)))
-        return apps[-1]
-
-    yield start
-    for app in apps:
-        app.close()
 
 
 def _seated(result: Seated | object) -> Seated:
