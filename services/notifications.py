@@ -89,7 +89,9 @@ def turn_notices(
     finishes).
     """
     accounts = _accounts(after)
-    return _to(after, accounts, _to_act(after) - _to_act(before), Kind.YOUR_TURN, last)
+    # A resigned seat is the server's bot's to play: its player is not asked.
+    now = _to_act(after) - _to_act(before) - after.table.resigned
+    return _to(after, accounts, now, Kind.YOUR_TURN, last)
 
 
 def _accounts(record: GameRecord) -> dict[int, str]:
