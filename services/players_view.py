@@ -260,10 +260,16 @@ class PostgresPlayersView(PostgresTrackingRecorder, _SQLView):
             for index, text in _POSTGRES_CREATE
         ]
 
-    def _create_table(self, curs: Any) -> None:
-        # Server processes start together: one creates, the others wait.
-        curs.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
-        super()._create_table(curs)
+    def create_table(self) -> None:
+        """Creates the tables, one process at a time: server processes start
+        together, and the library's check and first row of its tracking table
+        must not interleave with another process's."""
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (_CREATE_LOCK,))
+            try:
+                super().create_table()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_CREATE_LOCK,))
 
     def _statement(self, name: str) -> Any:
         return self._statements[name]

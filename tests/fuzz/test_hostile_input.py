@@ -22,6 +22,7 @@ from typing import Any, cast
 import grpc
 import psycopg
 import pytest
+from google.protobuf import field_mask_pb2
 from google.protobuf.descriptor import FieldDescriptor, MethodDescriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
@@ -32,6 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from psycopg import sql
 from tabletop.v1 import (
+    auth_service_pb2,
     game_audit_service_pb2,
     game_pb2,
     game_service_pb2,
@@ -58,6 +60,7 @@ FUZZ = settings(
 RECEIVE_LIMIT = MAX_REQUEST_BYTES  # gRPC refuses longer requests itself
 _REASON = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*")
 _SERVICES = (
+    auth_service_pb2.DESCRIPTOR.services_by_name["AuthService"],
     game_service_pb2.DESCRIPTOR.services_by_name["GameService"],
     game_audit_service_pb2.DESCRIPTOR.services_by_name["GameAuditService"],
 )
@@ -275,17 +278,40 @@ def test_any_message_gets_ok_or_a_well_formed_error(
     )
 
 
+# A device id and a refresh token of the right shapes (the latter nobody's).
+_DEVICE = "bXktZmF6ei1kZXZpY2UtaWQtMDAx"
+_REFRESH = "rt1." + "0" * 32 + "." + "A" * 43
+
+
 # Valid requests for a live game, the starting point of every mutation.
 def _valid(world: World, rpc: str, table: Table) -> Message:
     current = world.game(table.name)
     name, revision = table.name, current.revision
-    g = game_service_pb2
+    g, a = game_service_pb2, auth_service_pb2
     builders: dict[str, Callable[[], Message]] = {
         "CreateGame": lambda: g.CreateGameRequest(
             game=_configured(table), display_name="Ana", request_id=str(uuid.uuid4())
         ),
         "GetGame": lambda: g.GetGameRequest(name=name, view=g.GAME_VIEW_FULL),
         "ListGames": lambda: g.ListGamesRequest(page_size=5),
+        "ListMyGames": lambda: g.ListMyGamesRequest(page_size=5),
+        "StreamNotifications": lambda: g.StreamNotificationsRequest(
+            after_notification_id=1
+        ),
+        "SignInWithDevice": lambda: a.SignInWithDeviceRequest(
+            device_id=_DEVICE, display_name="Ana"
+        ),
+        "SignInWithIdToken": lambda: a.SignInWithIdTokenRequest(
+            id_token="eyJhbGciOiJSUzI1NiJ9.e30.c2ln", display_name="Ana"
+        ),
+        "RefreshSession": lambda: a.RefreshSessionRequest(refresh_token=_REFRESH),
+        "SignOut": lambda: a.SignOutRequest(refresh_token=_REFRESH),
+        "GetPlayer": lambda: a.GetPlayerRequest(name="players/me"),
+        "UpdatePlayer": lambda: a.UpdatePlayerRequest(
+            player=a.PlayerAccount(name="players/me", display_name="Ana"),
+            update_mask=field_mask_pb2.FieldMask(paths=["display_name"]),
+        ),
+        "DeletePlayer": lambda: a.DeletePlayerRequest(name="players/me"),
         "JoinGame": lambda: g.JoinGameRequest(name=world.lobby.name, display_name="Bo"),
         "StartGame": lambda: g.StartGameRequest(name=world.lobby.name),
         "LeaveGame": lambda: g.LeaveGameRequest(name=world.lobby.name),

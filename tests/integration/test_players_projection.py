@@ -3,6 +3,8 @@ from where the view left off, whichever process gets there first."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable
@@ -107,3 +109,28 @@ def test_a_seat_token_caller_is_no_player(process: Start) -> None:
     assert record is not None
     assert isinstance(app.viewer_for(record, guest.token), Seat)
     assert projection.view.page(uuid.uuid4(), None, 10) == []
+
+
+_OPEN_VIEW = """
+import sys
+from infra.event_store import create_app
+from infra.settings import Settings
+from services.players_view import players_view_for
+app = create_app(Settings(database=sys.argv[1], dev_mode=True))
+players_view_for(app)
+app.close()
+"""
+
+
+def test_processes_starting_together_create_the_view_once(database: str) -> None:
+    """Server processes of a group start at once on a new schema: each opens
+    the view, and none fails on another's creating it."""
+    if not database.startswith("postgresql"):
+        return  # a SQLite file has one server process
+    command = [sys.executable, "-c", _OPEN_VIEW, database]
+    started = [
+        subprocess.Popen(command, stderr=subprocess.PIPE, text=True)  # noqa: S603
+        for _ in range(4)
+    ]
+    errors = [process.communicate(timeout=60)[1] for process in started]
+    assert [process.returncode for process in started] == [0, 0, 0, 0], errors
