@@ -68,17 +68,29 @@ def signature(secret: bytes, body: bytes) -> str:
 def http_post(url: str) -> Post:
     """Returns a POST to ``url``: acknowledged by a 2xx answer in ``TIMEOUT``."""
 
+    # A redirect is no acknowledgement: urllib would follow a 301, 302 or 303
+    # with a GET (and the signature) to wherever it points, and count that
+    # GET's 2xx as the POST's.
+    opener = urllib.request.build_opener(_Unredirected)
+
     def post(body: bytes, headers: dict[str, str]) -> bool:
         # The operator's own URL, checked to be http(s) at start.
         request = urllib.request.Request(url, body, headers, method="POST")  # noqa: S310
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:  # noqa: S310
+            with opener.open(request, timeout=TIMEOUT) as answer:
                 status: int = answer.status
         except (urllib.error.URLError, OSError, ValueError):
             return False
         return HTTPStatus.OK <= status < HTTPStatus.MULTIPLE_CHOICES
 
     return post
+
+
+class _Unredirected(urllib.request.HTTPRedirectHandler):
+    """Follows no redirect: the 3xx answer is the gateway's answer."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        del args, kwargs
 
 
 class Delivery(Ticker):
@@ -101,19 +113,28 @@ class Delivery(Ticker):
         self._pool = ThreadPoolExecutor(CONCURRENCY, thread_name_prefix="tabletop-push")
 
     def tick(self) -> int:
-        """Delivers what is due; returns how many the gateway acknowledged."""
+        """Delivers what is due; returns how many the gateway acknowledged.
+
+        One pass over the undelivered, oldest first: a player whose
+        notification waits for a retry, or failed in this pass, is skipped to
+        the pass's end, so however many of theirs wait, the others' go.
+        """
         with self.view.delivering() as mine:
             if not mine:
                 return 0  # another process delivers now
-            acknowledged = 0
-            while True:
-                due = _due_by_player(self.view.undelivered(BATCH), self._now())
-                if not due:
-                    return acknowledged
-                done = sum(self._pool.map(self._deliver, due.values()))
-                if not done:
-                    return acknowledged  # every head failed: back off
-                acknowledged += done
+            acknowledged, after = 0, 0
+            held: set[UUID] = set()
+            while batch := self.view.undelivered(BATCH, after):
+                after = batch[-1].id
+                due = _due_by_player(batch, self._now(), held)
+                queues = list(due.values())
+                for queue, sent in zip(
+                    queues, self._pool.map(self._deliver, queues), strict=True
+                ):
+                    acknowledged += sent
+                    if sent < len(queue):
+                        held.add(queue[0].notice.player_id)
+            return acknowledged
 
     def _deliver(self, queue: Sequence[Stored]) -> int:
         """Sends one player's due notifications in order; stops at a failure."""
@@ -142,12 +163,12 @@ class Delivery(Ticker):
 
 
 def _due_by_player(
-    undelivered: Sequence[Stored], now: datetime
+    undelivered: Sequence[Stored], now: datetime, held: set[UUID]
 ) -> dict[UUID, list[Stored]]:
     """Returns each player's notifications to send now, in order: up to the
-    first that waits for a retry (those after it wait with it)."""
+    first that waits for a retry (those after it wait with it, and the
+    player joins ``held``)."""
     due: dict[UUID, list[Stored]] = {}
-    held: set[UUID] = set()
     for stored in undelivered:
         player = stored.notice.player_id
         if player in held:

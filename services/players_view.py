@@ -16,6 +16,7 @@ marks what a gateway acknowledged, and by StreamNotifications.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
@@ -79,8 +80,9 @@ class PlayersView(ABC):
         """Returns up to ``size`` of the player's rows after ``after``, in order."""
 
     @abstractmethod
-    def undelivered(self, limit: int) -> list[Stored]:
-        """Returns the oldest notifications no gateway has acknowledged yet."""
+    def undelivered(self, limit: int, after: int = 0) -> list[Stored]:
+        """Returns the oldest notifications after id ``after`` that no gateway
+        has acknowledged yet."""
 
     @abstractmethod
     def delivered(self, ids: Sequence[int], at: datetime) -> None:
@@ -148,7 +150,7 @@ _SQL = {
     "kind, revision, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s) "
     "ON CONFLICT (key) DO NOTHING",
     "undelivered": f"SELECT {_OUTBOX_COLUMNS} FROM {{outbox}} "  # noqa: S608
-    "WHERE delivered_at IS NULL ORDER BY id LIMIT %s",
+    "WHERE delivered_at IS NULL AND id > %s ORDER BY id LIMIT %s",
     "delivered": "UPDATE {outbox} SET delivered_at = %s WHERE id = %s",
     "retry_later": "UPDATE {outbox} SET attempts = attempts + 1, "
     "next_attempt_at = %s WHERE id = %s",
@@ -211,9 +213,9 @@ class _SQLView(PlayersView):
             self._run(curs, "page", player_id, rank, activity, UUID(game), size)
             return [row_of(found) for found in self._rows(curs)]
 
-    def undelivered(self, limit: int) -> list[Stored]:
+    def undelivered(self, limit: int, after: int = 0) -> list[Stored]:
         with self._cursor(commit=False) as curs:
-            self._run(curs, "undelivered", limit)
+            self._run(curs, "undelivered", after, limit)
             return [_notice(found) for found in self._rows(curs)]
 
     def delivered(self, ids: Sequence[int], at: datetime) -> None:
@@ -441,9 +443,10 @@ class MemoryPlayersView(POPOTrackingRecorder, PlayersView):
         start = after or _START
         return [row for row in mine if row.key > start][:size]
 
-    def undelivered(self, limit: int) -> list[Stored]:
+    def undelivered(self, limit: int, after: int = 0) -> list[Stored]:
         with self._lock:
-            return [s for s in self._outbox if s.id not in self._delivered][:limit]
+            left = (s for s in self._outbox[after:] if s.id not in self._delivered)
+            return list(itertools.islice(left, limit))
 
     def delivered(self, ids: Sequence[int], at: datetime) -> None:
         del at
