@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import grpc
 from google.rpc import error_details_pb2
@@ -12,6 +12,9 @@ from grpc_status import rpc_status
 from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, game_type_pb2
 
 from infra.terminal.games import Catalogue
+
+if TYPE_CHECKING:
+    from infra.terminal.account import Account
 
 UNARY_TIMEOUT = 10.0  # seconds, for every call but the stream
 # What to do next, by ErrorInfo reason, under the refusal's own line.
@@ -33,12 +36,17 @@ class Answers:
 
 @dataclass(frozen=True, slots=True)
 class Connection:
-    """A stub on an open channel and the caller's credentials (empty: a spectator)."""
+    """A stub on an open channel and the caller's credentials (empty: a spectator).
 
-    channel: grpc.Channel
+    The credentials are a seat token in ``metadata``, or a signed-in player's
+    ``session``, which the stub presents by itself (``with_session``).
+    """
+
+    channel: grpc.Channel  # the channel as opened, presenting nothing by itself
     stub: game_service_pb2_grpc.GameServiceStub
     metadata: Metadata = ()
     answers: Answers = field(default_factory=Answers, compare=False, repr=False)
+    session: Account | None = field(default=None, compare=False, repr=False)
 
 
 class ClientError(Exception):
@@ -52,8 +60,12 @@ def connect(address: str) -> Connection:
 
 
 def with_token(connection: Connection, token: str) -> Connection:
-    """Returns the connection presenting a seat token."""
-    return replace(connection, metadata=(("authorization", f"Bearer {token}"),))
+    """Returns the connection presenting a seat token (and no session)."""
+    stub = connection.stub
+    if connection.session is not None:
+        stub = game_service_pb2_grpc.GameServiceStub(connection.channel)
+    metadata = (("authorization", f"Bearer {token}"),)
+    return replace(connection, stub=stub, metadata=metadata, session=None)
 
 
 def game_name(game_id: str) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from infra.terminal.seats import Seat, load_seat, seat_path
+from infra.terminal.seats import Seat, load_kept, seat_path
 
 if TYPE_CHECKING:
     from tabletop.v1 import event_pb2
@@ -31,7 +31,7 @@ def kept_receipts(game: str) -> list[tuple[int, str]]:
 
     A seat file of another game, or whose receipt is malformed, keeps none.
     """
-    seat = load_seat(seat_path(game))
+    seat = load_kept(seat_path(game))
     if seat is None or seat.game != game or not well_formed(seat):
         return []
     return [(seat.receipt_revision, seat.receipt_digest.lower())]

@@ -1,4 +1,9 @@
-"""Seat tokens kept on disk (mode 0600) so that ``tabletop play --join`` can resume."""
+"""Seats kept on disk (mode 0600) so that ``tabletop play --join`` can resume.
+
+A seat taken by a guest, or by a signed-in player, is kept with its seat token.
+One resumed with the player's session (its seat file was gone) is kept without
+a token: the player's account holds it, and a session acts for it.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ class Seat:
 
     game: str
     player: str
-    seat_token: str
+    seat_token: str  # empty: the seat is the signed-in player's, played with a session
     server: str
     invite_code: str = ""
     receipt_revision: int = 0
@@ -52,7 +57,14 @@ def save_seat(seat: Seat, path: Path) -> None:
 
 
 def load_seat(path: Path) -> Seat | None:
-    """Returns the seat kept at ``path``, or None when there is none."""
+    """Returns the seat kept at ``path`` with its seat token, or None when there
+    is none (or it is kept without a token, for the account that holds it)."""
+    seat = load_kept(path)
+    return seat if seat is not None and seat.seat_token else None
+
+
+def load_kept(path: Path) -> Seat | None:
+    """Returns the seat kept at ``path``, with or without a token; None if none."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
