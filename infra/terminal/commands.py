@@ -39,6 +39,16 @@ def server_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def guest_option(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--guest`` to a subcommand that signs in."""
+    parser.add_argument(
+        "--guest",
+        action="store_true",
+        help="do not sign in with this machine's device id: a seat taken is "
+        "held by its seat token alone",
+    )
+
+
 def add_commands(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
@@ -57,7 +67,11 @@ def add_commands(
         help=f"the game to open: {known} (tabletop games lists the server's)",
     )
     server_option(play_parser)
-    play_parser.add_argument("--name", default="Player", help="your display name")
+    play_parser.add_argument(
+        "--name",
+        help="your display name: a guest's, or a new player's on its first sign-in",
+    )
+    guest_option(play_parser)
     play_parser.add_argument(
         "--players",
         type=int,
@@ -104,11 +118,13 @@ def add_commands(
     )
     games_parser = subparsers.add_parser(
         "games",
-        help="list the tables you sit at and the open tables you may join",
-        description="List the tables whose seats this client kept (private ones "
-        "included) and the public tables waiting for players.",
+        help="list your games and tables, and the open tables you may join",
+        description="List the signed-in player's games (ListMyGames; your turn "
+        "first), the tables whose seats this client kept (private ones included) "
+        "and the public tables waiting for players.",
     )
     server_option(games_parser)
+    guest_option(games_parser)
     for name, text in (
         ("spectate", "follow a game live until it finishes"),
         ("replay", "step through a game's revisions (n, p, g N, q)"),
@@ -156,7 +172,7 @@ def _dispatch(args: argparse.Namespace, console: Console) -> int:
         from infra.terminal.connection import connect  # noqa: PLC0415
         from infra.terminal.tables import list_tables  # noqa: PLC0415
 
-        return list_tables(connect(args.server), args.server, console)
+        return list_tables(connect(args.server), args.server, console, args.guest)
     reader = LineReader(0)  # standard input
     if args.command == "spectate":
         return spectate(args.server, args.game_id, console, reader)
@@ -194,4 +210,5 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
         bot_delay=args.bot_delay,
         private=args.private,
         invite_code=args.code.strip(),
+        guest=args.guest,
     )

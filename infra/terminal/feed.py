@@ -1,4 +1,11 @@
-"""Following ``StreamGame`` in a background thread, resuming after dropped streams."""
+"""Following ``StreamGame`` in a background thread, resuming after dropped streams.
+
+A stream presenting a signed-in player's session ends when its access token
+expires, or at once when the server no longer accepts the token (``UNAUTHENTICATED
+INVALID_CREDENTIALS``): the session is renewed and the stream resumed, once for
+each stream that delivered something, so a session that cannot be renewed ends
+the feed rather than retrying for ever.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +19,7 @@ import grpc
 from tabletop.v1 import event_pb2, game_service_pb2
 
 from infra.terminal.connection import Connection, describe_error
+from infra.terminal.credentials import refused_credentials
 
 STREAM_TIMEOUT = 3600.0  # seconds; the stream is resumed after it
 RESUMABLE = {
@@ -41,6 +49,7 @@ class Feed:
     items: queue.Queue[Item] = field(default_factory=queue.Queue)
     stopped: threading.Event = field(default_factory=threading.Event)
     call: grpc.Call | None = None
+    delivered: bool = False  # the stream last opened sent an item
 
     def stop(self) -> None:
         """Ends the stream and the thread following it."""
@@ -58,21 +67,52 @@ def follow(connection: Connection, name: str, after_revision: int) -> Feed:
 
 def _run(feed: Feed) -> None:
     pause = 0.2
+    renewed = False  # the session was renewed and no stream has delivered since
     while not feed.stopped.is_set():
+        token, feed.delivered = "", False
         try:
+            token = _access_token(feed)
             _stream_once(feed)
         except grpc.RpcError as error:
             if feed.stopped.is_set():
                 return
-            code = cast("grpc.Call", error).code()  # stub errors are calls
+            renewed = renewed and not feed.delivered
+            renewing = _renewable(feed, error) and not renewed
+            renewed = renewed or renewing
+            failed = _renew(feed, token) if renewing else error
+            if failed is None:  # renewed: resume at once
+                continue
+            code = cast("grpc.Call", failed).code()  # stub errors are calls
             if code not in RESUMABLE:
-                feed.items.put(Item("error", message=describe_error(error)))
+                feed.items.put(Item("error", message=describe_error(failed)))
                 return
             time.sleep(pause)
             pause = min(pause * 2, 5.0)
         else:
             feed.items.put(Item("end"))
             return
+
+
+def _renew(feed: Feed, refused: str) -> grpc.RpcError | None:
+    """Renews the session after the server refused its token; the error if that
+    failed (the server is away: the stream is resumed later)."""
+    assert feed.connection.session is not None  # noqa: S101 (see _renewable)
+    try:
+        feed.connection.session.renew(refused)
+    except grpc.RpcError as error:
+        return error
+    return None
+
+
+def _access_token(feed: Feed) -> str:
+    """Returns the session's access token the stream opens with; empty without."""
+    session = feed.connection.session
+    return "" if session is None else session.access_token()
+
+
+def _renewable(feed: Feed, error: grpc.RpcError) -> bool:
+    """Tells whether the stream ended on a session the server no longer accepts."""
+    return feed.connection.session is not None and refused_credentials(error)
 
 
 def _stream_once(feed: Feed) -> None:
@@ -85,6 +125,7 @@ def _stream_once(feed: Feed) -> None:
     )
     feed.call = call
     for item in call:
+        feed.delivered = True
         kind = item.WhichOneof("item")
         events: tuple[event_pb2.GameEvent, ...] = ()
         if kind == "events":

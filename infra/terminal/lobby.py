@@ -6,13 +6,15 @@ A private table is joined with its invite code; only its host (seat 0) starts it
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import grpc
 from rich.console import Console
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2
 
+from infra.terminal.account import DEFAULT_NAME, sign_in
 from infra.terminal.connection import (
     UNARY_TIMEOUT,
     ClientError,
@@ -22,10 +24,11 @@ from infra.terminal.connection import (
     get_game,
     with_token,
 )
+from infra.terminal.credentials import with_session
 from infra.terminal.games import Catalogue
 from infra.terminal.render import cannot_draw, renderer_for
 from infra.terminal.render_common import names_of, seat_of
-from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
+from infra.terminal.seats import Seat, load_kept, save_seat, seat_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +47,7 @@ class SeatRequest:
 
     server: str
     game_type: str | None
-    name: str
+    name: str | None  # None: not given (a guest or a new player is "Player")
     players: int
     join: str | None
     seat_token_file: str | None
@@ -52,6 +55,7 @@ class SeatRequest:
     bot_delay: float = 1.0
     private: bool = False  # create a table joined only with its invite code
     invite_code: str = ""  # the code of a private table to join
+    guest: bool = False  # take the seat without signing in
 
 
 def game_type_of(text: str, games: Catalogue) -> game_pb2.GameType:
@@ -69,19 +73,85 @@ def game_type_of(text: str, games: Catalogue) -> game_pb2.GameType:
 
 
 def take_seat(connection: Connection, request: SeatRequest, console: Console) -> Table:
-    """Creates or joins a game, or resumes a kept seat; says where the token is kept."""
-    if request.join:
-        name = game_name(request.join)
-        path = seat_path(name, request.seat_token_file)
-        kept = load_seat(path)
-        if kept is not None and kept.game == name:
-            console.print(f"Resuming your seat at {name} (seat kept in {path})")
-            credentials = with_token(connection, kept.seat_token)
-            return Table(credentials, kept, created=False, path=path)
-        seat = _join(connection, request, name)
-    else:
-        seat = _create(connection, request)
+    """Creates or joins a game, or resumes a kept seat or one the signed-in
+    player holds; says where the seat is kept."""
+    if not request.join:
+        seat = _create(_seating(connection, request, console), request)
         path = seat_path(seat.game, request.seat_token_file)
+        return _taken(connection, request, seat, path, console)
+    name = game_name(request.join)
+    path = seat_path(name, request.seat_token_file)
+    kept = load_kept(path)
+    kept = kept if kept is not None and kept.game == name else None
+    if kept is not None and kept.seat_token:
+        console.print(f"Resuming your seat at {name} (seat kept in {path})")
+        credentials = with_token(connection, kept.seat_token)
+        return Table(credentials, kept, created=False, path=path)
+    seating = _seating(connection, request, console)
+    held = held_seat(seating, name)
+    if held:
+        seat = Seat(name, held, "", request.server) if kept is None else kept
+        return _resume_held(seating, replace(seat, player=held), path, console)
+    if kept is not None and seating.session is None:
+        raise ClientError(
+            f"your seat at {name} is kept for a signed-in player ({path}): "
+            "play it signed in, without --guest"
+        )
+    return _taken(connection, request, _join(seating, request, name), path, console)
+
+
+def _resume_held(
+    seating: Connection, seat: Seat, path: Path, console: Console
+) -> Table:
+    """Resumes the seat the signed-in player holds, played with the session, and
+    keeps it (without a token) from now on."""
+    kept = load_kept(path)
+    if kept is not None and kept.game == seat.game:
+        console.print(f"Resuming your seat at {seat.game} (seat kept in {path})")
+    else:
+        console.print(
+            f"Resuming the seat your account holds at {seat.game} "
+            f"(kept from now on in {path})"
+        )
+    if kept != seat:
+        save_seat(seat, path)
+    return Table(seating, seat, created=False, path=path)
+
+
+def _seating(
+    connection: Connection, request: SeatRequest, console: Console
+) -> Connection:
+    """Returns the connection that takes a seat: a signed-in player's, or a guest's."""
+    if request.guest:
+        return connection
+    account = sign_in(connection.channel, request.server, console, request.name)
+    return connection if account is None else with_session(connection, account)
+
+
+def held_seat(seating: Connection, name: str) -> str:
+    """Returns the seat the signed-in player holds in a game; empty if none."""
+    if seating.session is None:
+        return ""
+    try:
+        game = seating.stub.GetGame(
+            game_service_pb2.GetGameRequest(
+                name=name, view=game_service_pb2.GAME_VIEW_BASIC
+            ),
+            timeout=UNARY_TIMEOUT,
+        ).game
+    except grpc.RpcError:  # joining tells what is wrong with the game
+        return ""
+    return game.caller
+
+
+def _taken(
+    connection: Connection,
+    request: SeatRequest,
+    seat: Seat,
+    path: Path,
+    console: Console,
+) -> Table:
+    """Keeps a seat just taken and says where; returns it presenting its token."""
     save_seat(seat, path)
     console.print(
         Text.assemble("Game ", (seat.game, "bold"), f"  you are {seat.player}")
@@ -117,7 +187,7 @@ def _create(connection: Connection, request: SeatRequest) -> Seat:
                 max_players=request.players,
                 visibility=visibility,
             ),
-            display_name=request.name,
+            display_name=request.name or DEFAULT_NAME,
             request_id=str(uuid.uuid4()),
         ),
         timeout=UNARY_TIMEOUT,
@@ -139,7 +209,7 @@ def _join(connection: Connection, request: SeatRequest, name: str) -> Seat:
     reply = connection.stub.JoinGame(
         game_service_pb2.JoinGameRequest(
             name=name,
-            display_name=request.name,
+            display_name=request.name or DEFAULT_NAME,
             request_id=str(uuid.uuid4()),
             invite_code=request.invite_code,
         ),

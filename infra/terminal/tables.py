@@ -3,10 +3,13 @@
 The game types are the server's ``ListGameTypes``, each with its display name;
 one this client cannot draw is listed too, and says so.
 
+Signed in with the device id this machine keeps for the server (never made
+here: a machine that never played on the server has no player to list), the
+player's games come from ``ListMyGames`` (``infra/terminal/my_games.py``).
 Open tables come from ``ListGames`` without a token, so a private table is
-never among them; the caller's own tables come from the seats this client
-kept (``infra/terminal/seats.py``), each read with its own token, so a private
-table shows to the players seated at it and to nobody else.
+never among them; the caller's other tables come from the seats this client
+kept with a seat token (``infra/terminal/seats.py``), each read with its own
+token, so a private table shows to the players seated at it and to nobody else.
 """
 
 from __future__ import annotations
@@ -19,27 +22,35 @@ from rich.console import Console
 from rich.table import Table
 from tabletop.v1 import game_pb2, game_service_pb2
 
+from infra.terminal.account import sign_in
 from infra.terminal.connection import UNARY_TIMEOUT, Connection, catalogue, with_token
+from infra.terminal.credentials import with_session
 from infra.terminal.games import Catalogue, info_name, spelled
+from infra.terminal.my_games import STATES, my_games, my_games_table
 from infra.terminal.render import renderer_for
 from infra.terminal.seats import Seat, load_seat, state_dir
 
 OPEN_TABLES = 50  # listed at most
 Kept: TypeAlias = tuple[game_pb2.Game, Seat]  # a kept seat's game
-_STATES = {
-    game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting",
-    game_pb2.GAME_STATE_IN_PROGRESS: "playing",
-    game_pb2.GAME_STATE_FINISHED: "finished",
-}
 
 
-def list_tables(connection: Connection, server: str, console: Console) -> int:
-    """Prints the game types, the caller's own tables, then the open ones; returns 0."""
+def list_tables(
+    connection: Connection,
+    server: str,
+    console: Console,
+    guest: bool = False,  # noqa: FBT001, FBT002
+) -> int:
+    """Prints the game types, the caller's games and tables, then the open ones;
+    returns 0."""
     games = catalogue(connection)
     console.print(game_types_table(games))
-    own = _own_tables(connection, server)
+    shown = set() if guest else _my_games(connection, server, console, games)
+    own = [
+        kept for kept in _own_tables(connection, server) if kept[0].name not in shown
+    ]
     if own:
         console.print(_own_table(own, games))
+    shown |= {game.name for game, _ in own}
     listing = connection.stub.ListGames(
         game_service_pb2.ListGamesRequest(
             page_size=OPEN_TABLES,
@@ -48,8 +59,7 @@ def list_tables(connection: Connection, server: str, console: Console) -> int:
         ),
         timeout=UNARY_TIMEOUT,
     )
-    mine = {game.name for game, _ in own}
-    open_games = [game for game in listing.games if game.name not in mine]
+    open_games = [game for game in listing.games if game.name not in shown]
     if open_games:
         console.print(_open_table(open_games, games))
         console.print("Join one with: tabletop play --join GAME_ID")
@@ -58,6 +68,20 @@ def list_tables(connection: Connection, server: str, console: Console) -> int:
             "No open table waits for players; open one with: tabletop play GAME_TYPE"
         )
     return 0
+
+
+def _my_games(
+    connection: Connection, server: str, console: Console, games: Catalogue
+) -> set[str]:
+    """Prints the signed-in player's games, if this machine has a player on the
+    server; returns their names."""
+    account = sign_in(connection.channel, server, console, None, make=False)
+    if account is None:
+        return set()
+    mine = my_games(with_session(connection, account))
+    if mine:
+        console.print(my_games_table(mine, games))
+    return {game.game for game in mine}
 
 
 def _own_tables(
@@ -116,7 +140,7 @@ def _own_table(own: list[Kept], games: Catalogue) -> Table:
         table.add_row(
             game.name.removeprefix("games/"),
             games.display_name(game.game_type),
-            _STATES.get(game.state, "?"),
+            STATES.get(game.state, "?"),
             f"{len(game.players)}/{game.max_players}",
             f"seat {you}" + (" (host)" if game.caller == game.host else ""),
             code,
