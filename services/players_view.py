@@ -32,6 +32,7 @@ from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
+from domain.common.table import TableStatus
 from services.my_games import COLUMNS, MyGameRow, row_of, values
 from services.notifications import Kind, Notice
 from services.side_tables import SideTables
@@ -67,9 +68,14 @@ class PlayersView(ABC):
 
     @abstractmethod
     def apply(
-        self, games: Games, notices: Sequence[Notice], tracking: Tracking
+        self,
+        games: Games,
+        notices: Sequence[Notice],
+        tracking: Tracking,
+        erased: Sequence[UUID] = (),
     ) -> None:
-        """Replaces each game's rows, appends the notices and records
+        """Replaces each game's rows, appends the notices, removes every row
+        and notification of the ``erased`` (deleted) players and records
         ``tracking``, atomically; raises the library's ``IntegrityError``,
         changing nothing, when ``tracking`` was recorded already."""
 
@@ -78,6 +84,11 @@ class PlayersView(ABC):
         self, player_id: UUID, after: tuple[int, int, str] | None, size: int
     ) -> list[MyGameRow]:
         """Returns up to ``size`` of the player's rows after ``after``, in order."""
+
+    @abstractmethod
+    def unfinished(self, player_id: UUID) -> list[UUID]:
+        """Returns the games the player sits at that are not over, in one read
+        (where a game stands in the listing moves as it is played)."""
 
     @abstractmethod
     def undelivered(self, limit: int, after: int = 0) -> list[Stored]:
@@ -143,9 +154,13 @@ _SQL = {
     "insert_row": f"INSERT INTO {{games}} ({COLUMNS}, rank, activity) "  # noqa: S608
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
     "delete_rows": "DELETE FROM {games} WHERE game_id = %s",
+    "erase_rows": "DELETE FROM {games} WHERE player_id = %s",
+    "erase_notices": "DELETE FROM {outbox} WHERE player_id = %s",
     "page": f"SELECT {COLUMNS} FROM {{games}} WHERE player_id = %s "  # noqa: S608
     "AND (rank, activity, game_id) > (%s, %s, %s) "
     "ORDER BY rank, activity, game_id LIMIT %s",
+    "unfinished": "SELECT game_id FROM {games} WHERE player_id = %s "
+    "AND status NOT IN ('FINISHED', 'CLOSED')",
     "insert_notice": "INSERT INTO {outbox} (key, player_id, game_id, game_type, "
     "kind, revision, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s) "
     "ON CONFLICT (key) DO NOTHING",
@@ -184,7 +199,11 @@ class _SQLView(PlayersView):
         curs.execute(self._statement(name), tuple(self._param(p) for p in params))
 
     def apply(
-        self, games: Games, notices: Sequence[Notice], tracking: Tracking
+        self,
+        games: Games,
+        notices: Sequence[Notice],
+        tracking: Tracking,
+        erased: Sequence[UUID] = (),
     ) -> None:
         with self._cursor(commit=True) as curs:
             self._insert_tracking(curs, tracking)  # type: ignore[attr-defined]
@@ -204,6 +223,9 @@ class _SQLView(PlayersView):
                     notice.revision,
                     notice.at,
                 )
+            for player in erased:
+                self._run(curs, "erase_rows", player)
+                self._run(curs, "erase_notices", player)
 
     def page(
         self, player_id: UUID, after: tuple[int, int, str] | None, size: int
@@ -212,6 +234,11 @@ class _SQLView(PlayersView):
         with self._cursor(commit=False) as curs:
             self._run(curs, "page", player_id, rank, activity, UUID(game), size)
             return [row_of(found) for found in self._rows(curs)]
+
+    def unfinished(self, player_id: UUID) -> list[UUID]:
+        with self._cursor(commit=False) as curs:
+            self._run(curs, "unfinished", player_id)
+            return [_uuid(found[0]) for found in self._rows(curs)]
 
     def undelivered(self, limit: int, after: int = 0) -> list[Stored]:
         with self._cursor(commit=False) as curs:
@@ -416,7 +443,11 @@ class MemoryPlayersView(POPOTrackingRecorder, PlayersView):
         """Nothing to create: the dicts exist from the start."""
 
     def apply(
-        self, games: Games, notices: Sequence[Notice], tracking: Tracking
+        self,
+        games: Games,
+        notices: Sequence[Notice],
+        tracking: Tracking,
+        erased: Sequence[UUID] = (),
     ) -> None:
         with self._database_lock:
             self._assert_tracking_uniqueness(tracking)
@@ -428,6 +459,16 @@ class MemoryPlayersView(POPOTrackingRecorder, PlayersView):
                     if notice.key not in self._keys:
                         self._keys.add(notice.key)
                         self._outbox.append(Stored(len(self._outbox) + 1, notice))
+                self._erase(set(erased))
+
+    def _erase(self, players: set[UUID]) -> None:
+        """Forgets the players' rows, and marks their notifications delivered
+        (the list's positions are the notifications' ids)."""
+        for game_id, rows in self._rows.items():
+            self._rows[game_id] = tuple(r for r in rows if r.player_id not in players)
+        for stored in self._outbox:
+            if stored.notice.player_id in players:
+                self._delivered.add(stored.id)
 
     def page(
         self, player_id: UUID, after: tuple[int, int, str] | None, size: int
@@ -442,6 +483,16 @@ class MemoryPlayersView(POPOTrackingRecorder, PlayersView):
         mine.sort(key=lambda row: row.key)
         start = after or _START
         return [row for row in mine if row.key > start][:size]
+
+    def unfinished(self, player_id: UUID) -> list[UUID]:
+        over = (TableStatus.FINISHED, TableStatus.CLOSED)
+        with self._lock:
+            return [
+                row.game_id
+                for rows in self._rows.values()
+                for row in rows
+                if row.player_id == player_id and row.status not in over
+            ]
 
     def undelivered(self, limit: int, after: int = 0) -> list[Stored]:
         with self._lock:

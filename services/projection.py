@@ -23,11 +23,13 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, Notification, Tracking
 
+from domain.players import EVENTS as PLAYER_EVENTS
+from domain.players import PlayerDeleted
 from services.log_clock import Ticker
 from services.my_games import MyGameRow, rows_for
 from services.notifications import Notice, event_notices, turn_notices
@@ -44,12 +46,16 @@ from services.records import (
 if TYPE_CHECKING:
     from services.games import GamesApp
 
+_Owned = TypeVar("_Owned", MyGameRow, Notice)
+
 log = logging.getLogger(__name__)
 
 NAME = "tabletop.players"  # the projection's name in the tracking table
 PAGE = 500  # notifications read and applied at a time
 KEPT_FOLDS = 1000  # games whose last fold the projection keeps to go on from
 _GAME_TOPICS = frozenset(EVENT_NAMES)
+_DELETED = next(name for name, cls in PLAYER_EVENTS.items() if cls is PlayerDeleted)
+MAX_KEPT_DELETED = 10_000  # deleted accounts the projection remembers
 
 
 class PlayersProjection(Ticker):
@@ -63,6 +69,7 @@ class PlayersProjection(Ticker):
         self.view = view
         self._lock = threading.Lock()
         self._folds: OrderedDict[UUID, GameRecord] = OrderedDict()
+        self._deleted: set[UUID] = set()  # accounts known deleted (for good)
         # Called after each page this process stored (StreamNotifications).
         self.stored: list[Callable[[], None]] = []
 
@@ -87,8 +94,12 @@ class PlayersProjection(Ticker):
                 return applied
             decoded = self._decoded(page)
             games, made = self._project(decoded)
+            erased = [
+                UUID(str(n.originator_id)) for n, _ in decoded if n.topic == _DELETED
+            ]
+            tracking = Tracking(NAME, decoded[-1][0].id)
             try:
-                self.view.apply(games, made, Tracking(NAME, decoded[-1][0].id))
+                self.view.apply(games, made, tracking, erased)
             except IntegrityError:  # another process applied it first
                 position = self.position()
                 continue
@@ -123,7 +134,7 @@ class PlayersProjection(Ticker):
 
     def _project(
         self, decoded: Sequence[tuple[Notification, RecordedEvent | None]]
-    ) -> tuple[list[tuple[UUID, tuple[MyGameRow, ...]]], list[Notice]]:
+    ) -> tuple[list[tuple[UUID, list[MyGameRow]]], list[Notice]]:
         """Returns the rows of each game the page touched, and its notifications."""
         by_game: dict[UUID, list[RecordedEvent]] = {}
         for notification, recorded in decoded:
@@ -141,8 +152,28 @@ class PlayersProjection(Ticker):
                     record = after
                 made += turn_notices(before, after, decision[-1])
             self._keep(after)
-            games.append((game_id, rows_for(after)))
-        return games, made
+            games.append((game_id, self._of_accounts(rows_for(after))))
+        return games, self._of_accounts(made)
+
+    def _of_accounts(self, items: Sequence[_Owned]) -> list[_Owned]:
+        """Returns the rows or notices whose players' accounts are not deleted.
+
+        A deleted player's seats stay in the log (resigned), but nothing more
+        is made for them: no row to list, no notification to push or stream.
+        """
+        return [item for item in items if not self._is_deleted(item.player_id)]
+
+    def _is_deleted(self, player: UUID) -> bool:
+        """Returns whether the account was deleted (its last event, for good)."""
+        if player in self._deleted:
+            return True
+        last = self.app.recorder.select_events(player, desc=True, limit=1)
+        if not last or last[0].topic != _DELETED:
+            return False
+        if len(self._deleted) >= MAX_KEPT_DELETED:
+            self._deleted.clear()
+        self._deleted.add(player)
+        return True
 
     def _keep(self, record: GameRecord) -> None:
         """Keeps a game's last fold, for the next page to go on from."""

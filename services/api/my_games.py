@@ -12,7 +12,7 @@ from uuid import UUID
 from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
 
-from services.api.auth import signed_in
+from services.api.auth import signed_in, signed_in_player
 from services.api.convert.game import game_name
 from services.api.convert.registry import converter_for
 from services.api.requests import (
@@ -41,6 +41,7 @@ def list_my_games(
 ) -> api.ListMyGamesResponse:
     """Returns a page of the caller's games, in the listing's order."""
     player = signed_in(app.sessions, token, "ListMyGames").player_id
+    signed_in_player(app.sessions, token)  # a deleted player's token lists nothing
     size = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)
     after = _decode(request.page_token, player)
     rows = players_view_for(app).page(player, after, size + 1)
@@ -87,7 +88,7 @@ def _decode(text: str, player: UUID) -> tuple[int, int, str] | None:
     try:
         kind, owner, rank, activity, game = decode_token_data(text)
         key = (int(rank), int(activity), str(UUID(game)))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):  # OverflowError: Infinity
         raise foreign_page_token() from None
     if kind != _KIND or owner != str(player):
         raise foreign_page_token()

@@ -15,7 +15,12 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, OperationalError
 from tabletop.v1 import game_service_pb2 as api
 
-from services.api.auth import StreamDeadline, bearer_token, signed_in
+from services.api.auth import (
+    StreamDeadline,
+    bearer_token,
+    signed_in,
+    signed_in_player,
+)
 from services.api.convert.game import game_name
 from services.api.convert.registry import converter_for
 from services.api.errors import (
@@ -51,6 +56,7 @@ async def stream_notifications(
     try:
         token = bearer_token(context.invocation_metadata())
         player = signed_in(app.sessions, token, "StreamNotifications").player_id
+        signed_in_player(app.sessions, token)  # a deleted player's is refused
         last = _resumed_after(request)
         deadline = StreamDeadline(app.sessions, token)
         with feed.subscribe(player) as subscriber:  # before the read
