@@ -13,15 +13,11 @@ N" (``services/player_names.py``), and the games still replay and verify.
 from __future__ import annotations
 
 from domain.common.decision import Rejected
-from domain.common.table import TableStatus
 from services.calls import Call, SeatRequest
 from services.games import GamesApp
 from services.players import Players
 from services.players_view import players_view_for
 from services.sessions import SessionClaims
-
-PAGE = 200
-_OVER = (TableStatus.FINISHED, TableStatus.CLOSED)
 
 
 def delete_player(
@@ -29,7 +25,8 @@ def delete_player(
 ) -> Rejected | None:
     """Deletes the session's player, after giving up every seat they hold.
 
-    The player's games are read from the players' view; a table joined in the
+    The player's games are read from the players' view, all at once (where a
+    game stands in the listing moves while it is played); a table joined in the
     moment before (which the view has not yet shown) keeps the seat, shown
     as the deleted player's, and closes or is played on like any other.
     """
@@ -37,19 +34,10 @@ def delete_player(
     if refused is not None:
         return refused
     seat = Call(token)
-    view = players_view_for(app)
-    after = None
-    while True:
-        rows = view.page(session.player_id, after, PAGE)
-        for row in rows:
-            if row.status in _OVER:
-                continue
-            request = SeatRequest(row.game_id, seat)
-            # The view may lag: a table left in vain has started, so resign;
-            # a refused resignation is of a game already over or resigned.
-            if isinstance(app.leave_game(request), Rejected):
-                app.resign(request)
-        if len(rows) < PAGE:
-            break
-        after = rows[-1].key
+    for game_id in players_view_for(app).unfinished(session.player_id):
+        request = SeatRequest(game_id, seat)
+        # The view may lag: a table left in vain has started, so resign;
+        # a refused resignation is of a game already over or resigned.
+        if isinstance(app.leave_game(request), Rejected):
+            app.resign(request)
     return players.delete(session.player_id)
