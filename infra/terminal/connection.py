@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 import grpc
 from google.rpc import error_details_pb2
@@ -12,9 +12,6 @@ from grpc_status import rpc_status
 from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, game_type_pb2
 
 from infra.terminal.games import Catalogue
-
-if TYPE_CHECKING:
-    from infra.terminal.account import Account
 
 UNARY_TIMEOUT = 10.0  # seconds, for every call but the stream
 # What to do next, by ErrorInfo reason, under the refusal's own line.
@@ -34,6 +31,19 @@ class Answers:
     catalogue: Catalogue | None = None  # its ListGameTypes
 
 
+class Session(Protocol):
+    """A signed-in player's session, as a connection presents it
+    (``infra/terminal/account.py``)."""
+
+    def access_token(self) -> str:
+        """Returns an access token to send, renewed when about to expire."""
+        ...
+
+    def renew(self, refused: str) -> None:
+        """Renews the session after the server refused ``refused``."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Connection:
     """A stub on an open channel and the caller's credentials (empty: a spectator).
@@ -46,7 +56,7 @@ class Connection:
     stub: game_service_pb2_grpc.GameServiceStub
     metadata: Metadata = ()
     answers: Answers = field(default_factory=Answers, compare=False, repr=False)
-    session: Account | None = field(default=None, compare=False, repr=False)
+    session: Session | None = field(default=None, compare=False, repr=False)
 
 
 class ClientError(Exception):
