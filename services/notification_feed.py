@@ -63,7 +63,10 @@ class NotificationFeed(Ticker):
     def __init__(self, view: PlayersView) -> None:
         super().__init__()
         self.view = view
-        self.position: int | None = None  # the newest notification handed on
+        self.position: int | None = None  # the newest notification read
+        # The newest notification handed to the streams (on the loop): every
+        # stream has been offered each one up to it.
+        self.handed_on = 0
         self._streams: dict[UUID, set[Subscriber]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
@@ -88,7 +91,7 @@ class NotificationFeed(Ticker):
     def tick(self) -> int:
         """Reads what was stored since the last read and hands it on."""
         if self.position is None:
-            self.position = self.view.newest()
+            self.position = self.handed_on = self.view.newest()
             return 0
         found = 0
         while True:
@@ -106,6 +109,7 @@ class NotificationFeed(Ticker):
             for stored in page:
                 for subscriber in self._streams.get(stored.notice.player_id, ()):
                     subscriber.offer(stored)
+            self.handed_on = max(self.handed_on, page[-1].id)
 
     def _start(self) -> None:
         """Starts following the tail on the running loop, once."""

@@ -248,7 +248,8 @@ def _too_many_connections(limit: int) -> grpc.Status:
 def _too_many_streams(names: str, limit: int) -> grpc.Status:
     return resource_exhausted(
         "TOO_MANY_STREAMS",
-        f"Too many StreamGame calls open for this {names}: at most {limit}. "
+        f"Too many streams (StreamGame, StreamNotifications) open for this "
+        f"{names}: at most {limit}. "
         "Cancel a stream no longer needed before opening another.",
         {"limitedBy": names, "maxStreams": str(limit)},
     )

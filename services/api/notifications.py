@@ -69,7 +69,9 @@ async def stream_notifications(
                 item = await subscriber.next(deadline.wait(heartbeat_seconds))
                 deadline.wait(heartbeat_seconds)  # not past the token's expiry
                 if item is None:
-                    newest = max(last, feed.position or 0)
+                    # Idle: every notification handed on so far was this
+                    # stream's to send, and sent (its queue is empty).
+                    newest = max(last, feed.handed_on)
                     yield Response(heartbeat_notification_id=newest)
                 elif item.id > last:
                     yield Response(notification=notification_message(item))
