@@ -12,7 +12,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, cast
 
 import grpc
@@ -76,6 +76,8 @@ def _run(feed: Feed) -> None:
         except grpc.RpcError as error:
             if feed.stopped.is_set():
                 return
+            if _seat_given_up(feed, error):
+                continue  # followed on as a spectator: the events say why
             renewed = renewed and not feed.delivered
             renewing = _renewable(feed, error) and not renewed
             renewed = renewed or renewing
@@ -108,6 +110,22 @@ def _access_token(feed: Feed) -> str:
     """Returns the session's access token the stream opens with; empty without."""
     session = feed.connection.session
     return "" if session is None else session.access_token()
+
+
+def _seat_given_up(feed: Feed, error: grpc.RpcError) -> bool:
+    """Follows on as a spectator when the stream's seat token no longer works.
+
+    A seat given up (left, or removed by the host) just before its stream
+    (re)opened refuses the token: the events from the stream's revision on,
+    which anybody may see, then tell the client so, as they would have told a
+    stream opened in time.
+    """
+    if feed.connection.session is not None or not feed.connection.metadata:
+        return False
+    if not refused_credentials(error):
+        return False
+    feed.connection = replace(feed.connection, metadata=())
+    return True
 
 
 def _renewable(feed: Feed, error: grpc.RpcError) -> bool:
