@@ -53,6 +53,10 @@ log = logging.getLogger(__name__)
 NAME = "tabletop.players"  # the projection's name in the tracking table
 PAGE = 500  # notifications read and applied at a time
 KEPT_FOLDS = 1000  # games whose last fold the projection keeps to go on from
+KEPT_GUESTS = 100_000  # games known to seat guests only, remembered at most
+# Notifications read with nothing to store before the position is stored anyway.
+SAVE_EVERY = 5000
+_JOINED = "table.PlayerJoined"
 _GAME_TOPICS = frozenset(EVENT_NAMES)
 _DELETED = next(name for name, cls in PLAYER_EVENTS.items() if cls is PlayerDeleted)
 MAX_KEPT_DELETED = 10_000  # deleted accounts the projection remembers
@@ -69,7 +73,13 @@ class PlayersProjection(Ticker):
         self.view = view
         self._lock = threading.Lock()
         self._folds: OrderedDict[UUID, GameRecord] = OrderedDict()
-        self._deleted: set[UUID] = set()  # accounts known deleted (for good)
+        # Games known to seat no signed-in player: skipped unless one sits down.
+        self._guests: OrderedDict[UUID, None] = OrderedDict()
+        # Accounts known deleted (for good) or not (until a deletion is read).
+        self._deleted: set[UUID] = set()
+        self._live: set[UUID] = set()
+        self._unsaved = 0  # notifications read since the position was stored
+        self._read = 0  # the last notification read
         # Called after each page this process stored (StreamNotifications).
         self.stored: list[Callable[[], None]] = []
 
@@ -85,62 +95,98 @@ class PlayersProjection(Ticker):
 
     def _catch_up(self) -> int:
         applied = 0
-        position = self.position()
+        # Where this projection read to (past the stored position when pages
+        # with nothing to store were read); another process ahead of it shows
+        # when storing fails, and the stored position is read again then.
+        position = self._read or self.position()
         while True:
             page = self.app.recorder.select_notifications(
                 start=position, limit=PAGE, inclusive_of_start=False
             )
             if not page:
                 return applied
-            decoded = self._decoded(page)
-            games, made = self._project(decoded)
-            erased = [
-                UUID(str(n.originator_id)) for n, _ in decoded if n.topic == _DELETED
-            ]
-            tracking = Tracking(NAME, decoded[-1][0].id)
+            page, by_game = self._decoded(page)
+            erased = [UUID(str(n.originator_id)) for n in page if n.topic == _DELETED]
+            self._live.difference_update(erased)
+            games, made = self._project(by_game)
+            if not (games or made or erased) and self._unsaved < SAVE_EVERY:
+                # Nothing to store (guests' games): the position is stored with
+                # the next change, or after SAVE_EVERY notifications.
+                self._unsaved += len(page)
+                position = self._read = page[-1].id
+                applied += len(page)
+                continue
+            tracking = Tracking(NAME, page[-1].id)
             try:
                 self.view.apply(games, made, tracking, erased)
             except IntegrityError:  # another process applied it first
                 position = self.position()
                 continue
-            position = decoded[-1][0].id
-            applied += len(decoded)
+            position = self._read = page[-1].id
+            applied += len(page)
+            self._unsaved = 0
             for hook in self.stored:
                 hook()
 
     def _decoded(
         self, page: Sequence[Notification]
-    ) -> list[tuple[Notification, RecordedEvent | None]]:
-        """Returns the page's notifications with their game events decoded.
+    ) -> tuple[Sequence[Notification], dict[UUID, list[RecordedEvent]]]:
+        """Returns the page to apply and the decoded events of each game in it
+        that has to be folded.
 
+        A game known to seat no signed-in player is left alone (not even
+        decoded) unless the page seats one there: most games are guests'.
         A full page may end inside a decision (its events are stored together,
         one after the other); it is then cut before that decision's first
         event, which the next page starts with.
         """
-        decoded: list[tuple[Notification, RecordedEvent | None]] = []
+        by_game: dict[UUID, list[Notification]] = {}
         for notification in page:
-            recorded = None
             if notification.topic in _GAME_TOPICS:
-                stored = self.app.mapper.to_domain_event(notification)
-                recorded = unwrap(stored) if isinstance(stored, StoredEvent) else None
-            decoded.append((notification, recorded))
-        if len(page) == PAGE:
-            starts = [
-                i for i, (_, r) in enumerate(decoded) if r and r.command is not None
-            ]
-            if starts and starts[-1] > 0:
-                return decoded[: starts[-1]]
-        return decoded
+                game_id = UUID(str(notification.originator_id))
+                by_game.setdefault(game_id, []).append(notification)
+        if len(page) == PAGE:  # every game decoded, to find the decisions
+            pairs = {game: self._pairs(items) for game, items in by_game.items()}
+            starts = [n.id for found in pairs.values() for n, r in found if r.command]
+            cut = max(starts, default=0)
+            if cut > page[0].id:
+                page = [n for n in page if n.id < cut]
+            return page, {
+                game: events
+                for game, found in pairs.items()
+                if (events := [r for n, r in found if n.id <= page[-1].id])
+            }
+        return page, {
+            game: [r for _, r in self._pairs(items)]
+            for game, items in by_game.items()
+            if self._involves_accounts(game, items)
+        }
+
+    def _involves_accounts(self, game_id: UUID, items: Sequence[Notification]) -> bool:
+        """Tells whether a game's new events may concern a signed-in player."""
+        if game_id not in self._guests:
+            return True
+        joins = [n for n in items if n.topic == _JOINED]
+        if any(r.event.player_id for _, r in self._pairs(joins)):
+            del self._guests[game_id]
+            return True
+        return False
+
+    def _pairs(
+        self, items: Sequence[Notification]
+    ) -> list[tuple[Notification, RecordedEvent]]:
+        """Returns notifications of game events with their events decoded."""
+        pairs = []
+        for notification in items:
+            stored = self.app.mapper.to_domain_event(notification)
+            if isinstance(stored, StoredEvent):
+                pairs.append((notification, unwrap(stored)))
+        return pairs
 
     def _project(
-        self, decoded: Sequence[tuple[Notification, RecordedEvent | None]]
+        self, by_game: dict[UUID, list[RecordedEvent]]
     ) -> tuple[list[tuple[UUID, list[MyGameRow]]], list[Notice]]:
         """Returns the rows of each game the page touched, and its notifications."""
-        by_game: dict[UUID, list[RecordedEvent]] = {}
-        for notification, recorded in decoded:
-            if recorded is not None:
-                game_id = UUID(str(notification.originator_id))
-                by_game.setdefault(game_id, []).append(recorded)
         games, made = [], []
         for game_id, events in by_game.items():
             record = self._folded(game_id, events[0].revision - 1)
@@ -152,6 +198,10 @@ class PlayersProjection(Ticker):
                     record = after
                 made += turn_notices(before, after, decision[-1])
             self._keep(after)
+            if not any(holder.player_id for holder in after.table.seats):
+                self._guests[game_id] = None
+                while len(self._guests) > KEPT_GUESTS:
+                    self._guests.popitem(last=False)
             games.append((game_id, self._of_accounts(rows_for(after))))
         return games, self._of_accounts(made)
 
@@ -167,8 +217,13 @@ class PlayersProjection(Ticker):
         """Returns whether the account was deleted (its last event, for good)."""
         if player in self._deleted:
             return True
+        if player in self._live:  # until this projection reads its deletion
+            return False
         last = self.app.recorder.select_events(player, desc=True, limit=1)
         if not last or last[0].topic != _DELETED:
+            if len(self._live) >= MAX_KEPT_DELETED:
+                self._live.clear()
+            self._live.add(player)
             return False
         if len(self._deleted) >= MAX_KEPT_DELETED:
             self._deleted.clear()

@@ -128,3 +128,19 @@ def test_the_end_tells_everyone_and_hands_no_turn_on(
     assert counted[ANA, Kind.GAME_FINISHED] == counted[BEN, Kind.GAME_FINISHED] == 1
     keys = [s.notice.key for s in view.since(0, 10_000)]
     assert len(keys) == len(set(keys))
+
+
+def test_a_player_joining_a_guests_table_is_seen(
+    app: GamesApp, view: PlayersView
+) -> None:
+    """The projection leaves guests' games alone until a signed-in player sits."""
+    opened: Seated = ok(app.create_game(CreateGame("qwirkle", None, 3, "Guest")))
+    game_id = opened.record.game_id
+    projection = PlayersProjection(app, view)
+    projection.tick()
+    assert view.page(BEN, None, 10) == []
+    ok(app.join_game(JoinGame(game_id, "", player_id=str(BEN))))
+    ok(app.join_game(JoinGame(game_id, "Other guest")))
+    projection.tick()
+    assert [row.game_id for row in view.page(BEN, None, 10)] == [game_id]
+    assert made(app, view)[BEN, Kind.PLAYER_JOINED] == 1
