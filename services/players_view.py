@@ -182,6 +182,11 @@ class _SQLView(PlayersView):
     """The view on a SQL database: what PostgreSQL and SQLite share."""
 
     @abstractmethod
+    def _insert_tracking(self, curs: Any, tracking: Tracking) -> None:
+        """Records ``tracking`` in the transaction of ``curs`` (the library's
+        recorder does), failing if it was recorded already."""
+
+    @abstractmethod
     def _statement(self, name: str) -> Any:
         """Returns a statement of ``_SQL``, for this database."""
 
@@ -206,7 +211,7 @@ class _SQLView(PlayersView):
         erased: Sequence[UUID] = (),
     ) -> None:
         with self._cursor(commit=True) as curs:
-            self._insert_tracking(curs, tracking)  # type: ignore[attr-defined]
+            self._insert_tracking(curs, tracking)
             for game_id, rows in games:
                 self._run(curs, "delete_rows", game_id)
                 for row in rows:
