@@ -29,20 +29,32 @@ NODE_STAMP := $(NODE_DIR)/node_modules/.tabletop-installed
 BENCH_NODE_DIR := bench/node
 BENCH_NODE_STAMP := $(BENCH_NODE_DIR)/node_modules/.tabletop-installed
 
+# The web page and the Connect client of the tests (infra/web): TypeScript
+# generated from the protos by protoc-gen-es, bundled by esbuild into
+# infra/web/dist (served at / on the HTTP port) and infra/web/dist-node.
+WEB_DIR := infra/web
+WEB_STAMP := $(WEB_DIR)/node_modules/.tabletop-installed
+WEB_GEN := $(WEB_DIR)/src/gen/tabletop/v1/game_service_pb.ts
+WEB_SOURCES := $(shell find $(WEB_DIR)/src -path $(WEB_DIR)/src/gen -prune -o -type f -print 2>/dev/null) \
+	$(wildcard tests/web/*.ts) $(WEB_DIR)/build.mjs
+WEB_DIST := $(WEB_DIR)/dist/index.html
+SITE_PACKAGES = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
 # Written by .ci/ensure-postgres: POSTGRES_HOST, POSTGRES_PORT, ... for the tests.
 PG_ENV := .ci/.pg.env
 
-# Extra arguments: `make serve ARGS="--port 50051"`, `make test PYTEST_ARGS="-k qwirkle"`.
+# Extra arguments: `make serve ARGS="--listen 127.0.0.1:50052"`, `make test PYTEST_ARGS="-k qwirkle"`.
 ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: help venv install proto lint test serve fmt clean distclean pg-stop breaking \
+.PHONY: help venv install proto web lint test serve fmt clean distclean pg-stop breaking \
 	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert \
 	bench-my-games soak
 
 help:
 	@echo "make install   create $(VENV) and install the project with its dev tools"
 	@echo "make proto     regenerate $(GEN) from $(PROTO_ROOT) when a .proto changed"
+	@echo "make web       build the web page (needs Node.js and npm) into $(WEB_DIR)/dist"
 	@echo "make lint      ruff, ruff format --check, mypy, buf lint/format, lint-imports"
 	@echo "make test      install, proto, lint, ensure PostgreSQL, then the whole test suite"
 	@echo "make serve     run the server on the embedded SQLite database (ARGS=...)"
@@ -77,6 +89,28 @@ $(BENCH_NODE_STAMP): $(BENCH_NODE_DIR)/package.json $(BENCH_NODE_DIR)/package-lo
 
 proto: $(GEN_FILES)
 
+$(WEB_STAMP): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
+	npm ci --prefix $(WEB_DIR) --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+# google/rpc/error_details.proto (ErrorInfo) comes with googleapis-common-protos,
+# google/protobuf/* with grpcio-tools.
+$(WEB_GEN): $(PROTOS) $(WEB_STAMP) $(INSTALL_STAMP)
+	rm -rf $(WEB_DIR)/src/gen
+	mkdir -p $(WEB_DIR)/src/gen
+	$(BIN)/python -m grpc_tools.protoc -I $(PROTO_ROOT) -I $(SITE_PACKAGES) \
+		-I $(SITE_PACKAGES)/grpc_tools/_proto \
+		--plugin=protoc-gen-es=$(WEB_DIR)/node_modules/.bin/protoc-gen-es \
+		--es_out=$(WEB_DIR)/src/gen --es_opt=target=ts \
+		$(PROTOS) google/rpc/error_details.proto
+	touch $@
+
+$(WEB_DIST): $(WEB_GEN) $(WEB_SOURCES)
+	npm run --prefix $(WEB_DIR) --silent check
+	npm run --prefix $(WEB_DIR) --silent build
+
+web: $(WEB_DIST)
+
 # One protoc run writes all outputs (grouped target). The whole tree is rebuilt so
 # code generated from a deleted .proto cannot linger; the generator version is a
 # prerequisite too, through the install stamp.
@@ -101,15 +135,20 @@ lint: $(INSTALL_STAMP) $(GEN_FILES)
 	run $(BIN)/lint-imports; \
 	exit $$status
 
-test: $(INSTALL_STAMP) $(GEN_FILES) $(NODE_STAMP) lint
+test: $(INSTALL_STAMP) $(GEN_FILES) $(NODE_STAMP) $(WEB_DIST) lint
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; \
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 # The server's default database is the embedded SQLite file var/tabletop.sqlite3
 # (infra/settings.py); TABLETOP_DATABASE or ARGS choose another.
+# With Node.js and npm it builds the web page when its sources changed and serves
+# it with the API for browsers on 127.0.0.1:8080; without them, the API alone.
+HTTP_LISTEN ?= 127.0.0.1:8080
 serve: $(INSTALL_STAMP) $(GEN_FILES)
-	$(BIN)/tabletop serve $(ARGS)
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory web; else \
+		echo "make serve: no npm, so no web page (install Debian's nodejs and npm, then make serve again); the API is served"; fi
+	$(BIN)/tabletop serve --http-listen $(HTTP_LISTEN) $(ARGS)
 
 # Benchmarks print figures; nothing asserts a timing (docs/performance.md).
 BENCH_ARGS ?=
@@ -185,4 +224,5 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) $(PG_ENV) $(NODE_DIR)/node_modules
+	rm -rf $(VENV) $(PG_ENV) $(NODE_DIR)/node_modules $(WEB_DIR)/node_modules \
+		$(WEB_DIR)/dist $(WEB_DIR)/dist-node $(WEB_DIR)/src/gen
