@@ -22,6 +22,7 @@ from infra.settings import (
     check_tracing,
     count,
     memory_size,
+    origin,
     process_count,
     rate,
     read_token_file,
@@ -181,6 +182,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="serve Prometheus metrics over HTTP at /metrics there; port 0 picks "
         "a free one (env TABLETOP_METRICS_LISTEN, default off)",
+    )
+    serve.add_argument(
+        "--http-listen",
+        type=address,
+        default=defaults.http_listen,
+        metavar="HOST:PORT",
+        help="serve the web page and the API over Connect and gRPC-Web (HTTP/1.1) "
+        "there; port 0 picks a free one (env TABLETOP_HTTP_LISTEN, default off)",
+    )
+    serve.add_argument(
+        "--http-allowed-origin",
+        action="append",
+        type=origin,
+        default=None,
+        metavar="ORIGIN",
+        help="another site whose pages may call the API on the HTTP port (CORS), "
+        "as https://host[:port], or *; repeatable (env "
+        "TABLETOP_HTTP_ALLOWED_ORIGINS, space-separated; default none)",
     )
     serve.add_argument(
         "--otel-endpoint",
@@ -354,6 +373,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             oidc_providers_file=args.oidc_providers or env.oidc_providers_file,
             notify_webhook=_notify_webhook(args, env),
             metrics_listen=args.metrics_listen,
+            http_listen=args.http_listen,
+            http_allowed_origins=tuple(
+                args.http_allowed_origin or env.http_allowed_origins
+            ),
             log_format=args.log_format,
             otel_endpoint=args.otel_endpoint or None,
         )

@@ -42,9 +42,17 @@ def raise_open_file_limit() -> tuple[int, int]:
 
 def connection_options(settings: Settings) -> tuple[tuple[str, int], ...]:
     """Returns the gRPC server options that bound its connections."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    most = soft - RESERVED_FILES if soft != resource.RLIM_INFINITY else 1 << 20
     return (
         ("grpc.max_connection_idle_ms", round(settings.idle_seconds * 1000)),
-        ("grpc.max_allowed_incoming_connections", max(MIN_CONNECTIONS, most)),
+        ("grpc.max_allowed_incoming_connections", connection_limit()),
     )
+
+
+def connection_limit() -> int:
+    """Returns how many connections a port accepts: the files left to open.
+
+    The HTTP port (infra/http_api.py) answers ``503`` beyond it.
+    """
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    most = soft - RESERVED_FILES if soft != resource.RLIM_INFINITY else 1 << 20
+    return max(MIN_CONNECTIONS, most)

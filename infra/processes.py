@@ -63,8 +63,8 @@ def _supervise(
     host, _, wanted = settings.listen.rpartition(":")
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
-    with _reserved(host, int(wanted)) as port:
-        shared = replace(settings, listen=f"{host}:{port}")
+    with _reserved(host, int(wanted)) as port, _reserved_http(settings) as http:
+        shared = replace(settings, listen=f"{host}:{port}", http_listen=http)
         children = [
             context.Process(
                 target=_child, args=(shared, log_level, ready), name=f"tabletop-{n}"
@@ -85,6 +85,8 @@ def _supervise(
         f"tabletop: listening on {host}:{port} ({len(children)} processes)",
         flush=True,
     )
+    if http is not None:
+        _announce_http(http)
     if metrics is not None and settings.metrics_listen is not None:
         _serve_metrics(settings.metrics_listen, metrics, stack)
     return _wait(children, metrics)
@@ -165,6 +167,24 @@ def _reserved(host: str, port: int) -> Iterator[int]:
         held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         held.bind((bare, port))
         yield int(held.getsockname()[1])
+
+
+@contextmanager
+def _reserved_http(settings: Settings) -> Iterator[str | None]:
+    """Holds the HTTP port as ``_reserved`` does; yields its ``host:port``."""
+    if settings.http_listen is None:
+        yield None
+        return
+    host, _, wanted = settings.http_listen.rpartition(":")
+    with _reserved(host, int(wanted)) as port:
+        yield f"{host}:{port}"
+
+
+def _announce_http(listen: str) -> None:
+    from infra.http_api import announce_http  # noqa: PLC0415 (only if asked)
+
+    host, _, port = listen.rpartition(":")
+    announce_http(host, int(port))
 
 
 def _stop(children: Sequence[BaseProcess]) -> None:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -43,13 +44,19 @@ from infra.accounts import (
 )
 from infra.databases import where
 from infra.event_store import create_app
-from infra.open_files import connection_options, raise_open_file_limit
+from infra.http_api import HttpServer, announce_http, http_app, start_http
+from infra.open_files import (
+    connection_limit,
+    connection_options,
+    raise_open_file_limit,
+)
 from infra.settings import Settings
 from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
 from services.api.auth_servicer import AuthServicer
+from services.api.bridge import Bridge, HandlerRegistry, tolerant_codecs
 from services.api.connections import HeldOpen, connection_counts
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
@@ -81,6 +88,12 @@ SERVICES = (
     AUDIT_SERVICE_NAME,
     AUTH_SERVICE_NAME,
 )  # those the health service reports
+# Those the HTTP port serves too (infra/http_api.py).
+HTTP_SERVICES = (
+    game_service_pb2.DESCRIPTOR.services_by_name["GameService"],
+    game_audit_service_pb2.DESCRIPTOR.services_by_name["GameAuditService"],
+    auth_service_pb2.DESCRIPTOR.services_by_name["AuthService"],
+)
 # The largest request gRPC reads; a larger one is refused by gRPC itself
 # (RESOURCE_EXHAUSTED, without ErrorInfo) before any of our code runs. No valid
 # request comes near it (the largest, a CreateGame sending back a finished
@@ -119,6 +132,7 @@ class Running:
     gate: Gate
     feed: Feed
     signing_key: SigningKey
+    http: HttpServer | None = None  # with --http-listen
 
 
 def signing_key(settings: Settings) -> SigningKey:
@@ -182,20 +196,26 @@ async def create_server(
     )
     streams = (settings.max_streams_per_address, settings.max_streams_per_token)
     guarding.append(HeldOpen(connections, *streams, app.sessions))
+    # One Guards for both ports: a client's rate, connections and streams are
+    # counted together whichever port it calls.
+    guards = Guards(guarding)
     server = grpc.aio.server(
         options=(*SERVER_OPTIONS, reuse_port, *connection_options(settings)),
-        interceptors=[Guards(guarding)],
+        interceptors=[guards],
     )
     quotas = table_quotas(app, settings.max_waiting_tables, settings.max_timed_games)
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(app, feed, quotas), server
-    )
-    game_audit_service_pb2_grpc.add_GameAuditServiceServicer_to_server(
-        GameAuditServicer(app, settings.operator_token, key), server
-    )
-    auth_service_pb2_grpc.add_AuthServiceServicer_to_server(
-        AuthServicer(players, app), server
-    )
+    game_servicer = GameServicer(app, feed, quotas)
+    audit_servicer = GameAuditServicer(app, settings.operator_token, key)
+    auth_servicer = AuthServicer(players, app)
+    registry = HandlerRegistry()  # the same handlers, for the HTTP port
+    # The registry stands in for a server: the generated functions take either.
+    targets: tuple[Any, ...] = (server, registry)
+    for target in targets:
+        game_service_pb2_grpc.add_GameServiceServicer_to_server(game_servicer, target)
+        game_audit_service_pb2_grpc.add_GameAuditServiceServicer_to_server(
+            audit_servicer, target
+        )
+        auth_service_pb2_grpc.add_AuthServiceServicer_to_server(auth_servicer, target)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if settings.reflection:
@@ -213,9 +233,20 @@ async def create_server(
         raise OSError(msg)
     feed.start()
     await server.start()
+    http = None
+    if settings.http_listen is not None:
+        tolerant_codecs()
+        endpoints = Bridge(registry.handlers, guards).endpoints(HTTP_SERVICES)
+        http = await start_http(
+            http_app(endpoints, MAX_REQUEST_BYTES, settings.http_allowed_origins),
+            settings.http_listen,
+            reuse_port=settings.processes > 1,
+            idle_seconds=settings.idle_seconds,
+            max_connections=connection_limit(),
+        )
     for service in SERVICES:
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, health_servicer, gate, feed, key)
+    return Running(server, port, health_servicer, gate, feed, key, http)
 
 
 async def serve(
@@ -273,6 +304,8 @@ async def serve(
     )
     if ready is None:
         print(f"tabletop: listening on {host}:{running.port}", flush=True)  # noqa: T201
+        if running.http is not None and settings.http_listen is not None:
+            announce_http(settings.http_listen.rpartition(":")[0], running.http.port)
         telemetry.announce()
     else:
         ready(running.port)
@@ -329,4 +362,7 @@ async def stop_server(
             running.gate.in_flight,
             grace_seconds,
         )
+    left = max(0.0, grace_seconds - (time.monotonic() - started))
+    if running.http is not None:
+        await running.http.stop(left)
     await running.server.stop(max(0.0, grace_seconds - (time.monotonic() - started)))

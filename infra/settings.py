@@ -114,6 +114,11 @@ class Settings:
     notify_webhook: tuple[str, str] | None = field(default=None, repr=False)
     # host:port of the Prometheus endpoint (infra/metrics.py); None serves none.
     metrics_listen: str | None = None
+    # host:port of the HTTP port (infra/http_api.py: the web page, and the API
+    # over Connect and gRPC-Web); None serves none. Other origins whose pages
+    # may call the API there (CORS; "*" any).
+    http_listen: str | None = None
+    http_allowed_origins: tuple[str, ...] = ()
     log_format: str = "text"  # or "json", one object per line (infra/logs.py)
     # The OTLP/gRPC collector spans go to (infra/tracing.py); None traces nothing.
     otel_endpoint: str | None = None
@@ -180,6 +185,11 @@ class Settings:
                 environ.get("TABLETOP_KEEP_MEMORY", str(DEFAULT_KEEP_MEMORY))
             ),
             metrics_listen=optional_address(environ.get("TABLETOP_METRICS_LISTEN", "")),
+            http_listen=optional_address(environ.get("TABLETOP_HTTP_LISTEN", "")),
+            http_allowed_origins=tuple(
+                origin(value)
+                for value in environ.get("TABLETOP_HTTP_ALLOWED_ORIGINS", "").split()
+            ),
             log_format=log_format(environ.get("TABLETOP_LOG_FORMAT", "text")),
             otel_endpoint=environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
             or None,
@@ -373,6 +383,28 @@ def address(value: str) -> str:
         msg = f"expected host:port to listen on, got {value!r}"
         raise SettingsError(msg)
     return f"{host}:{int(port)}"
+
+
+def origin(value: str) -> str:
+    """Returns a web origin (``https://host[:port]``, or ``*``), or refuses it."""
+    value = value.strip()
+    if value == "*":
+        return value
+    scheme, sep, rest = value.partition("://")
+    host, _, port = rest.partition(":")
+    if (
+        scheme not in ("http", "https")
+        or not sep
+        or not host
+        or any(c in rest for c in "/?#@ ")
+        or (port and not (port.isdigit() and int(port) <= 65_535))  # noqa: PLR2004
+    ):
+        msg = (
+            f"expected an origin such as https://example.com or "
+            f"http://localhost:3000 (scheme, host and port only), or *, got {value!r}"
+        )
+        raise SettingsError(msg)
+    return value.lower()
 
 
 def optional_address(value: str) -> str | None:

@@ -22,6 +22,7 @@ from tests.pg import fresh_schema
 
 _LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 _METRICS = re.compile(r"metrics on (http://\S+)")
+_HTTP = re.compile(r"http on (http://[\d.:]+)/")
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Server:
     stub: game_service_pb2_grpc.GameServiceStub
     operator_token: str | None = None
     metrics_url: str | None = None  # with start_server(metrics=True)
+    http_url: str | None = None  # with start_server(http=True): http://host:port
 
     def stop(self) -> int:
         """Stops the server with SIGTERM; returns its exit status."""
@@ -50,6 +52,7 @@ def start_server(
     operator_token: str | None = None,
     processes: int = 1,
     metrics: bool = False,
+    http: bool = False,
     listen: str = "127.0.0.1:0",
     signing_key_file: str | None = None,
     options: Sequence[str] = (),
@@ -60,7 +63,9 @@ def start_server(
     never the command line. With ``metrics`` the server serves Prometheus
     metrics on another free port too (``Server.metrics_url``). Without
     ``signing_key_file`` (``--signing-key-file``) the server signs exports with
-    an ephemeral key. ``options`` are more of ``serve``'s flags.
+    an ephemeral key. With ``http`` it serves the HTTP port (the web page, and
+    the API over Connect and gRPC-Web) on a free port too (``Server.http_url``).
+    ``options`` are more of ``serve``'s flags.
     """
     command = [sys.executable, "-m", "infra.cli", "serve", "--listen", listen]
     command += ["--database", database, "--log-level", "WARNING"]
@@ -72,6 +77,8 @@ def start_server(
         command += ["--processes", str(processes)]
     if metrics:
         command += ["--metrics-listen", "127.0.0.1:0"]
+    if http:
+        command += ["--http-listen", "127.0.0.1:0"]
     if signing_key_file is not None:
         command += ["--signing-key-file", signing_key_file]
     command += options
@@ -92,15 +99,22 @@ def start_server(
         process.kill()
         pytest.fail(f"server did not start: {line!r}")
     address = f"{found.group(1)}:{found.group(2)}"
+    http_url = None
+    if http:  # printed on the line after the address
+        http_line = _HTTP.search(process.stdout.readline())
+        assert http_line is not None
+        http_url = http_line.group(1)
     metrics_url = None
-    if metrics:  # printed on the line after the address
+    if metrics:  # printed after the addresses
         metrics_line = _METRICS.search(process.stdout.readline())
         assert metrics_line is not None
         metrics_url = metrics_line.group(1)
     channel = grpc.insecure_channel(address)
     _wait_until_serving(channel)
     stub = game_service_pb2_grpc.GameServiceStub(channel)
-    return Server(process, address, channel, stub, operator_token, metrics_url)
+    return Server(
+        process, address, channel, stub, operator_token, metrics_url, http_url
+    )
 
 
 def _wait_until_serving(channel: grpc.Channel, seconds: float = 20) -> None:
