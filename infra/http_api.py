@@ -40,6 +40,7 @@ from typing import Any, cast
 import uvicorn
 from connectrpc.errors import ConnectError
 from connectrpc.server import ConnectASGIApplication, Endpoint
+from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
@@ -144,7 +145,15 @@ def http_app(
 def _page(web_root: Path) -> App:
     """Returns the static page's application, or one saying how to build it."""
     if (web_root / "index.html").is_file():
-        return StaticFiles(directory=web_root, html=True)
+        files = StaticFiles(directory=web_root, html=True)
+
+        async def page(scope: Scope, receive: Receive, send: Send) -> None:
+            try:
+                await files(scope, receive, send)
+            except HTTPException as missing:  # it raises for what it lacks
+                await _respond(send, missing.status_code, b"", missing.headers or {})
+
+        return page
     return PlainTextResponse(
         "The web page is not built: run `make web` (it needs Node.js and npm), "
         "then restart the server. The API is served here all the same.\n",
@@ -187,8 +196,13 @@ def _too_large(most: int) -> ConnectError:
 
 
 async def _respond(
-    send: Send, status: int, body: bytes, headers: Iterable[tuple[bytes, bytes]]
+    send: Send,
+    status: int,
+    body: bytes,
+    headers: Iterable[tuple[bytes, bytes]] | Mapping[str, str],
 ) -> None:
+    if isinstance(headers, Mapping):
+        headers = [(k.encode(), v.encode()) for k, v in headers.items()]
     await send(
         {
             "type": "http.response.start",

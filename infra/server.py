@@ -56,7 +56,7 @@ from infra.store_watch import StoreWatch
 from infra.telemetry import start_telemetry
 from services.api.audit_servicer import GameAuditServicer
 from services.api.auth_servicer import AuthServicer
-from services.api.bridge import Bridge, HandlerRegistry, tolerant_codecs
+from services.api.bridge import Bridge, HandlerRegistry, deferred_codecs
 from services.api.connections import HeldOpen, connection_counts
 from services.api.game_servicer import GameServicer
 from services.api.gate import Gate
@@ -235,7 +235,7 @@ async def create_server(
     await server.start()
     http = None
     if settings.http_listen is not None:
-        tolerant_codecs()
+        deferred_codecs()
         endpoints = Bridge(registry.handlers, guards).endpoints(HTTP_SERVICES)
         http = await start_http(
             http_app(endpoints, MAX_REQUEST_BYTES, settings.http_allowed_origins),

@@ -11,7 +11,7 @@ same whichever port it came through; a refusal's ``google.rpc.Status`` becomes
 a Connect error with the same code, message and details (the ``ErrorInfo``).
 
 A request whose bytes (or JSON) are no valid message reaches the guards as
-``Undecodable``, as on the gRPC port (``tolerant_codecs``), and is refused
+``Undecodable``, as on the gRPC port (``Received``), and is refused
 ``INVALID_ARGUMENT`` (``UNDECODABLE_REQUEST``) once they ran.
 """
 
@@ -40,9 +40,8 @@ from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo
 from connectrpc.request import RequestContext
 from connectrpc.server import Endpoint
-from google.protobuf import message_factory
+from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
-from google.protobuf.json_format import ParseError
 from google.protobuf.message import DecodeError, Message
 from google.rpc import status_pb2
 
@@ -245,20 +244,21 @@ class Bridge:
                 path = f"/{service.full_name}/{method.name}"
                 if path not in self._handlers:
                     continue
+                request_type = message_factory.GetMessageClass(method.input_type)
                 info = MethodInfo(
                     name=method.name,
                     service_name=service.full_name,
-                    input=message_factory.GetMessageClass(method.input_type),
+                    input=Received,
                     output=message_factory.GetMessageClass(method.output_type),
                     idempotency_level=IdempotencyLevel.UNKNOWN,
                 )
                 if method.server_streaming:
                     endpoints[path] = Endpoint.server_stream(
-                        method=info, function=self._streaming(path)
+                        method=info, function=self._streaming(path, request_type)
                     )
                 else:
                     endpoints[path] = Endpoint.unary(
-                        method=info, function=self._unary(path)
+                        method=info, function=self._unary(path, request_type)
                     )
         return endpoints
 
@@ -280,9 +280,10 @@ class Bridge:
         return handler, call
 
     def _unary(
-        self, path: str
-    ) -> Callable[[Any, RequestContext[Any, Any]], Awaitable[Any]]:
-        async def call(request: Any, ctx: RequestContext[Any, Any]) -> Any:
+        self, path: str, request_type: type[Message]
+    ) -> Callable[[Received, RequestContext[Any, Any]], Awaitable[Any]]:
+        async def call(received: Received, ctx: RequestContext[Any, Any]) -> Any:
+            request = decoded(received, request_type)
             handler, context = await self._start(path, ctx)
             behavior = cast("_Unary | None", handler.unary_unary)
             assert behavior is not None  # noqa: S101 (endpoints() chose unary)
@@ -293,11 +294,12 @@ class Bridge:
         return call
 
     def _streaming(
-        self, path: str
-    ) -> Callable[[Any, RequestContext[Any, Any]], AsyncIterator[Any]]:
+        self, path: str, request_type: type[Message]
+    ) -> Callable[[Received, RequestContext[Any, Any]], AsyncIterator[Any]]:
         async def call(
-            request: Any, ctx: RequestContext[Any, Any]
+            received: Received, ctx: RequestContext[Any, Any]
         ) -> AsyncIterator[Any]:
+            request = decoded(received, request_type)
             handler, context = await self._start(path, ctx)
             behavior = cast("_Streaming | None", handler.unary_stream)
             assert behavior is not None  # noqa: S101 (endpoints() chose streaming)
@@ -356,41 +358,69 @@ async def _deadline(ctx: RequestContext[Any, Any]) -> AsyncIterator[None]:
         yield
 
 
-class _TolerantProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
-    """The binary codec, giving ``Undecodable`` where it would raise."""
+class Received:
+    """A request's body as connect-python read it, for the endpoint to decode.
 
-    def decode(self, data: bytes | bytearray, message: Any) -> Any:
+    connect-python decodes a request with the codec its content type names,
+    into an instance of the method's input type, and does not always look at
+    what the codec returns (a streaming request's frames). So the endpoints
+    declare this as their input, the codecs (``deferred_codecs``) only keep the
+    bytes in it, and ``decoded`` turns them into the request or ``Undecodable``.
+    """
+
+    __slots__ = ("data", "json")
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.json = False
+
+
+def decoded(received: Received, message_type: type[Message]) -> Any:
+    """Returns the request ``received`` holds, or ``Undecodable``."""
+    if received.json:
+        message = message_type()
         try:
-            return super().decode(data, message)
-        except DecodeError as error:  # it quotes none of the bytes
-            return Undecodable(str(error), type(message)())
-
-
-class _TolerantJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
-    """The JSON codec, giving ``Undecodable`` where it would raise."""
-
-    def decode(self, data: bytes | bytearray, message: Any) -> Any:
-        try:
-            return super().decode(data, message)
-        except (ParseError, ValueError, UnicodeDecodeError):
+            return json_format.Parse(received.data, message)
+        except (json_format.ParseError, ValueError):
             # The parser's complaint may quote the request: logged, it must not.
-            problem = f"not valid JSON for {_type_name(message)}"
-            return Undecodable(problem, type(message)())
+            problem = f"not valid JSON for {message.DESCRIPTOR.full_name}"
+            return Undecodable(problem, message_type())
+    try:
+        return message_type.FromString(received.data)
+    except DecodeError as error:  # it quotes none of the bytes
+        return Undecodable(str(error), message_type())
 
 
-def _type_name(message: Message) -> str:
-    return str(message.DESCRIPTOR.full_name)
+class _DeferredProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
+    """The binary codec, keeping a request's bytes in ``Received``."""
+
+    def decode(self, data: bytes | bytearray, message: Any) -> Any:
+        if isinstance(message, Received):
+            message.data, message.json = bytes(data), False
+            return message
+        return super().decode(data, message)
 
 
-def tolerant_codecs() -> None:
-    """Makes connect-python's codecs give ``Undecodable`` instead of raising.
+class _DeferredJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
+    """The JSON codec, keeping a request's text in ``Received``."""
+
+    def decode(self, data: bytes | bytearray, message: Any) -> Any:
+        if isinstance(message, Received):
+            message.data, message.json = bytes(data), True
+            return message
+        return super().decode(data, message)
+
+
+def deferred_codecs() -> None:
+    """Makes connect-python's codecs leave ``Received`` requests to ``decoded``.
 
     connect-python looks its codecs up by name in one table; this replaces the
-    binary and JSON ones in it (the version is pinned in pyproject.toml, and
-    tests/e2e/test_http_api.py checks undecodable requests on both).
+    binary and JSON ones in it with codecs that decode as before any message
+    but ``Received``. Its version is pinned in pyproject.toml, and
+    tests/e2e/test_http_api.py checks undecodable requests in every protocol.
     """
     codecs = _codec._codecs  # noqa: SLF001
-    json_codec = _TolerantJson()
-    codecs[_codec.CODEC_NAME_PROTO] = _TolerantProto()
+    json_codec = _DeferredJson()
+    codecs[_codec.CODEC_NAME_PROTO] = _DeferredProto()
     codecs[_codec.CODEC_NAME_JSON] = json_codec
     codecs[_codec.CODEC_NAME_JSON_CHARSET_UTF8] = json_codec
