@@ -184,10 +184,11 @@ export function textWidth(content: string, size: number): number {
   let units = 0;
   for (const ch of content) {
     if ("il.,:;'|!".includes(ch)) units += 0.3;
-    else if (ch === " ") units += 0.3;
-    else if ("mwMW@".includes(ch)) units += 0.85;
-    else if (ch >= "A" && ch <= "Z") units += 0.66;
-    else units += 0.56;
+    else if (ch === " ") units += 0.32;
+    else if ("mwMW@×—".includes(ch)) units += 0.86;
+    else if (ch >= "0" && ch <= "9") units += 0.64;
+    else if (ch >= "A" && ch <= "Z") units += 0.72;
+    else units += 0.6;
   }
   return units * size;
 }
@@ -248,6 +249,11 @@ export function listNames(names: readonly string[]): string {
 /** "1 card", "3 cards". */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+/** A number with a true minus sign: "3", "−4". */
+export function num(value: number): string {
+  return value < 0 ? `−${-value}` : String(value);
 }
 
 /** A score with its sign: "+3", "0", "−4". */
