@@ -107,6 +107,7 @@ $(WEB_GEN): $(PROTOS) $(WEB_STAMP) $(INSTALL_STAMP)
 
 $(WEB_DIST): $(WEB_GEN) $(WEB_SOURCES)
 	npm run --prefix $(WEB_DIR) --silent check
+	$(WEB_DIR)/node_modules/.bin/tsc -p tests/web/tsconfig.json --noEmit
 	npm run --prefix $(WEB_DIR) --silent build
 
 web: $(WEB_DIST)

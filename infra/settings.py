@@ -387,7 +387,7 @@ def address(value: str) -> str:
 
 def origin(value: str) -> str:
     """Returns a web origin (``https://host[:port]``, or ``*``), or refuses it."""
-    value = value.strip()
+    value = value.strip().lower()  # browsers send origins in lower case
     if value == "*":
         return value
     scheme, sep, rest = value.partition("://")
@@ -404,7 +404,7 @@ def origin(value: str) -> str:
             f"http://localhost:3000 (scheme, host and port only), or *, got {value!r}"
         )
         raise SettingsError(msg)
-    return value.lower()
+    return value
 
 
 def optional_address(value: str) -> str | None:

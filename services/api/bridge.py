@@ -219,7 +219,8 @@ def metadata_of(
             continue
         if name.endswith("-bin"):
             try:
-                metadata.append((name, b64decode(value + "==")))
+                padded = value + "=" * (-len(value) % 4)  # it may come unpadded
+                metadata.append((name, b64decode(padded, validate=True)))
             except ValueError:
                 continue  # gRPC drops a binary header it cannot decode, too
         else:
