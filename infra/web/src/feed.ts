@@ -11,8 +11,11 @@ export interface FeedHandlers {
   events(events: readonly GameEvent[]): void;
   /** The game is idle at this revision. */
   heartbeat(revision: bigint): void;
-  /** The stream ended: the game finished or the table closed. */
-  end(): void;
+  /**
+   * The stream ended without an error, as it does once the game finished or
+   * the table closed. Returns true to open it again (it ended before that).
+   */
+  end(): boolean;
   /**
    * The stream failed. Returns true to open it again at once (after dropping a
    * seat token the server no longer accepts, say); otherwise a resumable
@@ -68,8 +71,9 @@ export async function follow(name: string, afterRevision: bigint, signal: AbortS
             break; // a snapshot: never asked for
         }
       }
-      if (!signal.aborted) on.end();
-      return;
+      if (signal.aborted || !on.end()) return;
+      await sleep(pause, signal);
+      pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
     } catch (error) {
       if (signal.aborted) return;
       const refused = refusal(error);

@@ -96,7 +96,7 @@ export class GamePage {
     void follow(this.name, 0n, this.abort.signal, {
       events: (events) => this.onEvents(events),
       heartbeat: (revision) => this.onRevision(revision),
-      end: () => void this.refresh(),
+      end: () => this.onEnd(),
       trouble: (refused, retrying) => this.onTrouble(refused, retrying),
     });
   }
@@ -147,6 +147,12 @@ export class GamePage {
     this.latest = maxOf(this.latest, revision);
     this.renderReplay();
     if (this.live === undefined || revision > this.live.revision) void this.refresh();
+  }
+
+  /** Tells whether the feed should go on after its stream ended: only when the events do not say the game is over. */
+  private onEnd(): boolean {
+    void this.refresh();
+    return !this.events.some((event) => event.event.case === "gameFinished" || event.event.case === "tableClosed");
   }
 
   private onTrouble(refused: Refusal, retrying: boolean): boolean {
@@ -352,7 +358,7 @@ export class GamePage {
     const target = revision < 1n ? 1n : revision;
     this.replayAt = target;
     this.renderReplay();
-    this.markReplayed();
+    this.markReplayed(true);
     const request = ++this.replayRequest;
     try {
       const response = await client.getGameRevision(
@@ -396,14 +402,14 @@ export class GamePage {
     }
   }
 
-  /** Dims the log's lines after the revision replayed and marks (and scrolls to) the one drawn. */
-  private markReplayed(): void {
+  /** Dims the log's lines after the revision replayed and marks the one drawn (scrolled to, with `scroll`). */
+  private markReplayed(scroll = false): void {
     const at = this.replayAt;
     for (const item of Array.from(page.log.children) as HTMLElement[]) {
       const revision = BigInt(item.dataset["revision"] ?? "0");
       item.classList.toggle("future", at !== undefined && revision > at);
       item.classList.toggle("current", at !== undefined && revision === at);
-      if (at !== undefined && revision === at) page.log.scrollTop = item.offsetTop - page.log.clientHeight / 2;
+      if (scroll && revision === at) page.log.scrollTop = item.offsetTop - page.log.clientHeight / 2;
     }
   }
 }

@@ -1,7 +1,7 @@
 // The web page of Tabletop: the lobby at /, a game at /games/{id} (watched
 // live, replayed, or played from a seat), all through the Connect API of the
 // server's HTTP port. Routing is on location.pathname, with history.pushState.
-import { client, refusal } from "./api";
+import { client, refusal, useSeatToken } from "./api";
 import { byId } from "./dom";
 import { GamePage } from "./game_page";
 import type { GameType } from "./gen/tabletop/v1/game_pb";
@@ -47,6 +47,7 @@ async function route(): Promise<void> {
   current = undefined;
   lobbyCalls?.abort();
   lobbyCalls = undefined;
+  useSeatToken(""); // a page presents a seat token only once it opened that game's seat
   await readTypes();
   const name = gameOf(location.pathname);
   lobbyPage.hidden = name !== undefined;
@@ -65,6 +66,7 @@ async function route(): Promise<void> {
 /** Opens a game's page, with the seat this tab holds there if any. */
 async function openGame(name: string): Promise<void> {
   current?.stop();
+  useSeatToken("");
   // The game's type picks its board; GetGame tells it (the page reads the game again when it starts).
   let gameType: GameType | undefined;
   try {

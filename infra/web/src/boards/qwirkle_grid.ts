@@ -24,6 +24,8 @@ const NO_MARKS: GridMarks = { candidates: new Set(), staged: new Map(), reach: [
 const MIN_COLUMNS = 7;
 const MIN_ROWS = 5;
 const FOOTER = 44;
+/** The largest a cell is drawn, in CSS pixels. */
+const MAX_CELL_PX = 56;
 
 export const cellKey = (x: number, y: number): string => `${x},${y}`;
 
@@ -84,6 +86,8 @@ export function drawGrid(
     role: "img",
     "aria-label": `Qwirkle grid with ${placed.size} tiles`,
   });
+  // A small grid is not blown up to the width of a desktop's screen.
+  root.style.maxWidth = `${(width / CELL) * MAX_CELL_PX}px`;
   for (let y = box.minY; y <= box.maxY; y++) {
     for (let x = box.minX; x <= box.maxX; x++) root.append(cellElement(x, y, placed, marks));
   }

@@ -144,7 +144,17 @@ export function playQwirkle(game: Game, context: BoardContext, picker: Picker): 
 
   /** Returns the legal moves the clicks so far still allow: those with the staged tiles, and the chosen one. */
   function narrowed(moves: readonly Placing[]): readonly Move[] {
-    if (choice.exchanging) return exchanges;
+    if (choice.exchanging) {
+      const chosen = [...choice.exchange].map((index) => tileName(rack[index]));
+      return exchanges.filter((move) => {
+        const names = (exchangedOf(move) ?? []).map(tileName);
+        return chosen.every((name) => {
+          const at = names.indexOf(name);
+          if (at >= 0) names.splice(at, 1);
+          return at >= 0;
+        });
+      });
+    }
     const tile = choice.selected === undefined ? undefined : rack[choice.selected];
     if (choice.staged.length === 0 && tile === undefined) return picker.moves;
     const taken = new Set(choice.staged.map((s) => s.key));
