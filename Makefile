@@ -47,7 +47,7 @@ PG_ENV := .ci/.pg.env
 ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: help venv install proto web lint test serve fmt clean distclean pg-stop breaking \
+.PHONY: help venv install proto web tools lint test serve fmt clean distclean pg-stop breaking \
 	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert \
 	bench-my-games soak
 
@@ -136,7 +136,12 @@ lint: $(INSTALL_STAMP) $(GEN_FILES)
 	run $(BIN)/lint-imports; \
 	exit $$status
 
-test: $(INSTALL_STAMP) $(GEN_FILES) $(NODE_STAMP) $(WEB_DIST) lint
+# Node.js, npm and Chromium first (.ci/ensure-tools installs them as root), as
+# the npm steps below need them.
+tools:
+	bash .ci/ensure-tools
+
+test: tools $(INSTALL_STAMP) $(GEN_FILES) $(NODE_STAMP) $(WEB_DIST) lint
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; \
 	$(BIN)/pytest -q $(PYTEST_ARGS)
