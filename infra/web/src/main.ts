@@ -1,6 +1,29 @@
 // The web page of Tabletop: the lobby at /, a game at /games/{id} (watched
 // live, replayed, or played from a seat), all through the Connect API of the
-// server's HTTP port. Routing is on location.pathname, with history.pushState.
+// server's HTTP port. Routing is on location.pathname, with history.pushState;
+// /games/{id}?code=CODE fills in a private table's invite code.
+//
+// What tests may rely on (ids in index.html, attributes set by the code):
+// - #lobby: a[data-game="games/{id}"][data-state="waiting|in-progress|finished"],
+//   in sections [data-section]; #create-form opens a table (#create-type,
+//   #create-seats, #create-private, #create-name, #create-game).
+// - #board[data-revision][data-mode="live|replay"] holds the board's <svg>;
+//   #scores li[data-player][data-score] (with data-to-act, data-me,
+//   data-winner); #log li[data-revision][data-kind] (data-undone on moves
+//   taken back); #game-summary.
+// - Replay: #revision-slider (input type=range), #step-back, #step-forward,
+//   #live, #revision-label; clicking a #log line replays its revision.
+// - Play: #seat-token + #open-seat, #display-name + #invite-code +
+//   #join-with-code, #seat-info, #start-game, #undo, #undo-accept,
+//   #undo-reject, #resign, #close-seat; #legal-moves button[data-move] (the
+//   move's JSON), #move-filter.
+// - #status[data-kind="info|error"][data-code][data-reason] (the ErrorInfo reason).
+// - Qwirkle: cells [data-cell="x,y"] (placed tiles add data-piece="red
+//   circle", staged ones data-staged-piece, allowed ones data-candidate), rack
+//   tiles [data-rack-tile="red circle"][data-rack-index], #play-tiles,
+//   #exchange-tiles (once to choose tiles, again to exchange), #pass-turn,
+//   #clear-tiles.
+// - window.tabletop.received: the last 2,000 responses as JSON (api.ts).
 import { client, refusal, useSeatToken } from "./api";
 import { byId } from "./dom";
 import { GamePage } from "./game_page";

@@ -17,6 +17,8 @@ export interface GridMarks {
   readonly recent: ReadonlySet<string>;
   /** Called with a cell's coordinates when it is clicked. */
   readonly onCell?: (x: number, y: number) => void;
+  /** Leaves out the bag and racks under the grid (the page shows them itself). */
+  readonly bare?: boolean;
 }
 
 const NO_MARKS: GridMarks = { candidates: new Set(), staged: new Map(), reach: [], recent: new Set() };
@@ -79,10 +81,11 @@ export function drawGrid(
   const box = bounds(cells.concat(marks.reach.map(([x, y]) => [x, y] as [number, number])));
   const width = (box.maxX - box.minX + 1) * CELL;
   const height = (box.maxY - box.minY + 1) * CELL;
-  const revealed = revealedRows(state, context, box.minX * CELL, box.maxY * CELL + CELL + FOOTER);
+  const footerHeight = marks.bare === true ? 0 : FOOTER;
+  const revealed = revealedRows(state, context, box.minX * CELL, box.maxY * CELL + CELL + footerHeight);
   const root = svg("svg", {
     class: "qwirkle-grid",
-    viewBox: `${box.minX * CELL} ${box.minY * CELL} ${width} ${height + FOOTER + revealed.height}`,
+    viewBox: `${box.minX * CELL} ${box.minY * CELL} ${width} ${height + footerHeight + revealed.height}`,
     role: "img",
     "aria-label": `Qwirkle grid with ${placed.size} tiles`,
   });
@@ -91,7 +94,8 @@ export function drawGrid(
   for (let y = box.minY; y <= box.maxY; y++) {
     for (let x = box.minX; x <= box.maxX; x++) root.append(cellElement(x, y, placed, marks));
   }
-  root.append(footer(state, context, box.minX * CELL, box.maxY * CELL + CELL), ...revealed.rows);
+  if (marks.bare !== true) root.append(footer(state, context, box.minX * CELL, box.maxY * CELL + CELL));
+  root.append(...revealed.rows);
   return root;
 }
 
@@ -122,15 +126,21 @@ function cellElement(x: number, y: number, placed: ReadonlyMap<string, QwirkleTi
   return element;
 }
 
-function footer(state: QwirklePublicState | undefined, context: BoardContext, left: number, top: number): SVGTextElement {
+/** Returns the bag's and racks' sizes in words: ["Bag: 60 tiles", "Racks: Ann 6 · Ben 6"]. */
+export function bagAndRacks(state: QwirklePublicState | undefined, context: BoardContext): [string, string] {
   const racks = [...context.names.entries()]
     .map(([player, name], index) => `${name} ${state?.rackSizes[seatOf(player, index)] ?? 0}`)
     .join(" · ");
+  return [`Bag: ${state?.bagSize ?? 0} tiles`, racks ? `Racks: ${racks}` : ""];
+}
+
+function footer(state: QwirklePublicState | undefined, context: BoardContext, left: number, top: number): SVGTextElement {
+  const [bag, racks] = bagAndRacks(state, context);
   return svg(
     "text",
     { class: "grid-footer", x: left + 6, y: top + 18, "font-size": 14 },
-    svg("tspan", { x: left + 6, dy: 0 }, `Bag: ${state?.bagSize ?? 0} tiles`),
-    svg("tspan", { x: left + 6, dy: 18 }, racks ? `Racks: ${racks}` : ""),
+    svg("tspan", { x: left + 6, dy: 0 }, bag),
+    svg("tspan", { x: left + 6, dy: 18 }, racks),
   );
 }
 

@@ -7,7 +7,7 @@ import type { Game } from "../gen/tabletop/v1/game_pb";
 import type { Move } from "../gen/tabletop/v1/move_pb";
 import type { QwirklePlacement, QwirkleTile } from "../gen/tabletop/v1/qwirkle_pb";
 import type { BoardContext, Picker } from "./board";
-import { cellKey, drawGrid, recentCells } from "./qwirkle_grid";
+import { bagAndRacks, cellKey, drawGrid, recentCells } from "./qwirkle_grid";
 import { CELL, sameTile, tileElement, tileName } from "./qwirkle_tiles";
 
 const RACK_TILE = 48;
@@ -122,7 +122,7 @@ export function playQwirkle(game: Game, context: BoardContext, picker: Picker): 
     const cells = candidates(moves);
     const staged = new Map(choice.staged.map((s) => [s.key, s.tile]));
     const onCell = picker.moves.length > 0 ? clickCell : undefined;
-    const grid = drawGrid(view?.publicState, context, { candidates: cells, staged, reach, recent, onCell });
+    const grid = drawGrid(view?.publicState, context, { candidates: cells, staged, reach, recent, onCell, bare: true });
     // Cells stay big enough to tap on a narrow screen: the grid then scrolls in
     // its box, which keeps its place while the player clicks (centred at first).
     grid.style.minWidth = `${(grid.viewBox.baseVal.width / CELL) * MIN_CELL_PX}px`;
@@ -135,6 +135,7 @@ export function playQwirkle(game: Game, context: BoardContext, picker: Picker): 
     }
     root.replaceChildren(
       scroller,
+      html("p", { class: "note", id: "qwirkle-bag" }, bagAndRacks(view?.publicState, context).filter(Boolean).join(" · ")),
       html("p", { class: "hint", id: "qwirkle-hint" }, hint(moves, cells)),
       rackElement(moves),
       controls(moves),
@@ -171,7 +172,9 @@ export function playQwirkle(game: Game, context: BoardContext, picker: Picker): 
   }
 
   function hint(moves: readonly Placing[], cells: ReadonlySet<string>): string {
-    if (rack.length === 0) return "Your rack is empty.";
+    if (rack.length === 0) {
+      return (view?.publicState?.rackSizes.length ?? 0) === 0 ? "The tiles are dealt when the game starts." : "Your rack is empty.";
+    }
     if (picker.moves.length === 0) return "Your rack.";
     if (choice.exchanging) return "Choose the tiles to exchange, then press Exchange.";
     if (choice.selected !== undefined) {
