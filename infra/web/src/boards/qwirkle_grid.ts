@@ -128,6 +128,7 @@ function cellElement(x: number, y: number, placed: ReadonlyMap<string, QwirkleTi
 
 /** Returns the bag's and racks' sizes in words: ["Bag: 60 tiles", "Racks: Ann 6 · Ben 6"]. */
 export function bagAndRacks(state: QwirklePublicState | undefined, context: BoardContext): [string, string] {
+  if ((state?.rackSizes.length ?? 0) === 0) return ["The tiles are dealt when the game starts.", ""];
   const racks = [...context.names.entries()]
     .map(([player, name], index) => `${name} ${state?.rackSizes[seatOf(player, index)] ?? 0}`)
     .join(" · ");

@@ -172,9 +172,7 @@ export function playQwirkle(game: Game, context: BoardContext, picker: Picker): 
   }
 
   function hint(moves: readonly Placing[], cells: ReadonlySet<string>): string {
-    if (rack.length === 0) {
-      return (view?.publicState?.rackSizes.length ?? 0) === 0 ? "The tiles are dealt when the game starts." : "Your rack is empty.";
-    }
+    if (rack.length === 0) return (view?.publicState?.rackSizes.length ?? 0) === 0 ? "" : "Your rack is empty.";
     if (picker.moves.length === 0) return "Your rack.";
     if (choice.exchanging) return "Choose the tiles to exchange, then press Exchange.";
     if (choice.selected !== undefined) {
