@@ -382,7 +382,7 @@ def decoded(received: Received, message_type: type[Message]) -> Any:
         message = message_type()
         try:
             return json_format.Parse(received.data, message)
-        except (json_format.ParseError, ValueError):
+        except (json_format.ParseError, ValueError, TypeError, RecursionError):
             # The parser's complaint may quote the request: logged, it must not.
             problem = f"not valid JSON for {message.DESCRIPTOR.full_name}"
             return Undecodable(problem, message_type())
