@@ -72,6 +72,16 @@ export function root(
   return element;
 }
 
+/**
+ * Whether the page is wide enough for a board's landscape layout (a desktop or a
+ * tablet) rather than a phone's portrait one. Boards are drawn again at every
+ * change, so a turned phone gets its layout at the next move.
+ */
+export function isWide(): boolean {
+  if (typeof window === "undefined" || typeof window.matchMedia !== "function") return true;
+  return window.matchMedia("(min-width: 600px)").matches;
+}
+
 /** Sets the viewBox height once everything is laid out. */
 export function setHeight(element: SVGSVGElement, width: number, height: number): void {
   element.setAttribute("viewBox", `0 0 ${width} ${Math.ceil(height)}`);

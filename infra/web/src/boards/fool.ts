@@ -20,6 +20,7 @@ import {
   chip,
   clip,
   describeCommon,
+  isWide,
   listNames,
   nameOf,
   nameOfSeat,
@@ -34,9 +35,7 @@ import {
   wrap,
 } from "./draw";
 
-const WIDTH = 640;
 const MARGIN = 10;
-const MAX_WIDTH = 760;
 const CARD_W = 46;
 const CARD_H = 66;
 const GAP = 6;
@@ -163,13 +162,14 @@ function trickArea(
   game: Game,
   pub: FoolPublicState,
   y0: number,
+  tableWidth: number,
   context: BoardContext,
 ): { element: SVGGElement; height: number } {
   const group = svg("g", { "data-zone": "trick" });
   const panel = svg("rect", {
     x: MARGIN,
     y: y0,
-    width: WIDTH - 2 * MARGIN,
+    width: tableWidth - 2 * MARGIN,
     height: 0,
     rx: 12,
     fill: "#2f6b47",
@@ -184,7 +184,7 @@ function trickArea(
     }),
   );
   // The Fool discs: with their holders, or in the centre.
-  let dx = WIDTH - MARGIN - 14;
+  let dx = tableWidth - MARGIN - 14;
   const holders = pub.fools.map((f) => nameOf(context, f));
   const inCentre = Math.max(0, pub.discs - holders.length);
   for (let i = 0; i < inCentre; i++) {
@@ -196,7 +196,7 @@ function trickArea(
     text(dx - (inCentre ? 4 : 0), y0 + 28, clip(discNote, 250, 16), { "text-anchor": "end", "font-size": 16, fill: "#f3e5f5" }),
   );
   const step = CARD_W + 28;
-  const perLine = Math.max(1, Math.floor((WIDTH - 2 * MARGIN - 24 + 28) / step));
+  const perLine = Math.max(1, Math.floor((tableWidth - 2 * MARGIN - 24 + 28) / step));
   const places: { player: string; card?: FoolCard }[] = pub.trick.map((t) => ({ player: t.player, card: t.card }));
   const played = new Set(pub.trick.map((t) => t.player));
   for (const participant of pub.participants) {
@@ -246,9 +246,12 @@ function seatArea(
   game: Game,
   view: FoolView,
   seat: number,
+  x: number,
   y0: number,
+  width: number,
+  compact: boolean,
   context: BoardContext,
-): { element: SVGGElement; height: number } {
+): { element: SVGGElement; height: number; background: SVGRectElement } {
   const pub = view.publicState;
   const player = game.players.find((p) => p.seat === seat);
   const name = player?.name ?? "";
@@ -257,12 +260,11 @@ function seatArea(
   const mine = name === me && me !== "";
   const acting = game.currentPlayer === name && name !== "";
   const group = svg("g", { "data-zone": `seat ${display}` });
-  const x = MARGIN;
-  const inner = WIDTH - 2 * MARGIN - 20;
+  const inner = width - 20;
   const background = svg("rect", {
     x,
     y: y0,
-    width: WIDTH - 2 * MARGIN,
+    width,
     height: 0,
     rx: 10,
     fill: acting ? "#fff8dc" : "#ffffff",
@@ -293,8 +295,8 @@ function seatArea(
   const score = pub?.scores[seat] ?? player?.score ?? 0;
   const tens = pub?.tenCounts[seat] ?? 0;
   group.append(
-    text(WIDTH - MARGIN - 10, y, `${num(score)} pts`, { "text-anchor": "end", "font-size": 22, "font-weight": 700 }),
-    text(WIDTH - MARGIN - 10, y + 22, `+10 × ${tens}`, { "text-anchor": "end", "font-size": 16, fill: MUTED }),
+    text(x + width - 10, y, `${num(score)} pts`, { "text-anchor": "end", "font-size": 22, "font-weight": 700 }),
+    text(x + width - 10, y + 22, `+10 × ${tens}`, { "text-anchor": "end", "font-size": 16, fill: MUTED }),
   );
   y += 12;
   const hand = svg("g", { "data-zone": `hand ${display}` });
@@ -316,22 +318,23 @@ function seatArea(
     }
   } else {
     y += 4;
-    const w = 36;
-    const h = 52;
-    const stepX = Math.min(15, count > 1 ? (inner - 200) / (count - 1) : 15);
+    const w = compact ? 22 : 36;
+    const h = compact ? 32 : 52;
+    const room = compact ? 10 : 15;
+    const stepX = Math.min(room, count > 1 ? (inner - 200) / (count - 1) : room);
     for (let i = 0; i < count; i++) hand.append(cardBack(x + 10 + i * stepX, y, w, h));
     const end = x + 10 + (count ? (count - 1) * stepX + w : 0);
     hand.append(text(end + 10, y + h / 2 + 7, count ? plural(count, "card") : "no cards", { "font-size": 19, fill: MUTED }));
     y += h + 8;
   }
   group.append(hand);
-  y += 6;
+  y += compact ? 2 : 6;
   background.setAttribute("height", String(y - y0));
-  return { element: group, height: y - y0 };
+  return { element: group, height: y - y0, background };
 }
 
 /** The cards of this round's finished tricks, by colour, as small cards. */
-function playedArea(pub: FoolPublicState, y0: number): { element: SVGGElement; height: number } {
+function playedArea(pub: FoolPublicState, y0: number, tableWidth: number): { element: SVGGElement; height: number } {
   const group = svg("g", { "data-zone": "played" });
   group.append(text(MARGIN, y0 + 18, `Played this round (${pub.played.length})`, { "font-size": 17, fill: MUTED }));
   let y = y0 + 28;
@@ -341,7 +344,7 @@ function playedArea(pub: FoolPublicState, y0: number): { element: SVGGElement; h
   for (const colour of rows) {
     const cards = pub.played.filter((c) => c.color === colour).sort((a, b) => a.value - b.value || a.copy - b.copy);
     if (cards.length === 0) continue;
-    const perLine = Math.floor((WIDTH - 2 * MARGIN) / (w + 2));
+    const perLine = Math.floor((tableWidth - 2 * MARGIN) / (w + 2));
     cards.forEach((card, i) => {
       group.append(faceCard(MARGIN + (i % perLine) * (w + 2), y + Math.floor(i / perLine) * (h + 3), card, w, h));
     });
@@ -364,44 +367,57 @@ function inPlayLine(pub: FoolPublicState): string {
 
 function draw(game: Game, context: BoardContext): SVGSVGElement {
   const view = game.view.case === "foolView" ? game.view.value : undefined;
-  const element = root("fool", WIDTH, 200, "Fool! table", MAX_WIDTH);
-  element.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: "100%", fill: TABLE }));
+  const wide = isWide();
+  const tableWidth = wide ? 1000 : 480;
+  const element = root("fool", tableWidth, 200, "Fool! table", wide ? 1100 : 560);
+  element.append(svg("rect", { x: 0, y: 0, width: tableWidth, height: "100%", fill: TABLE }));
   const pub = view?.publicState;
   if (!view || !pub) {
     element.append(text(MARGIN, 40, "No cards dealt yet", { "font-size": 22 }));
-    setHeight(element, WIDTH, 60);
+    setHeight(element, tableWidth, 60);
     return element;
   }
   const discs = pub.discs === 1 ? "1 Fool disc" : `${pub.discs} Fool discs`;
+  const sizes = wide ? { title: 28, line: 23 } : { title: 24, line: 19 };
+  const title = `Round ${pub.round}`;
   element.append(
-    text(MARGIN, 34, `Round ${pub.round}`, { "font-size": 28, "font-weight": 700 }),
-    text(MARGIN + 10 + textWidth(`Round ${pub.round}`, 28) * 1.1, 34, `· ${discs}`, { "font-size": 20, fill: MUTED }),
+    text(MARGIN, sizes.title + 6, title, { "font-size": sizes.title, "font-weight": 700 }),
+    text(MARGIN + 10 + textWidth(title, sizes.title) * 1.1, sizes.title + 6, `· ${discs}`, { "font-size": 20, fill: MUTED }),
   );
-  let y = 34;
-  for (const line of wrap(status(game, pub, context), WIDTH - 2 * MARGIN, 23)) {
-    y += 32;
-    element.append(text(MARGIN, y, line, { "font-size": 23 }));
+  let y = sizes.title + 6;
+  for (const line of wrap(status(game, pub, context), tableWidth - 2 * MARGIN, sizes.line)) {
+    y += sizes.line * 1.4;
+    element.append(text(MARGIN, y, line, { "font-size": sizes.line }));
   }
-  y += 14;
-  const trick = trickArea(game, pub, y, context);
+  y += wide ? 14 : 10;
+  const trick = trickArea(game, pub, y, tableWidth, context);
   element.append(trick.element);
   y += trick.height + 10;
-  for (const player of game.players) {
-    const area = seatArea(game, view, player.seat, y, context);
-    element.append(area.element);
-    y += area.height + 8;
+  // The players' areas: two a row on a wide page, one a row on a phone.
+  const columns = wide ? 2 : 1;
+  const columnWidth = (tableWidth - 2 * MARGIN - (columns - 1) * 10) / columns;
+  for (let first = 0; first < game.players.length; first += columns) {
+    const row = game.players.slice(first, first + columns).map((player, i) =>
+      seatArea(game, view, player.seat, MARGIN + i * (columnWidth + 10), y, columnWidth, !wide, context),
+    );
+    const height = Math.max(...row.map((area) => area.height));
+    for (const area of row) {
+      area.background.setAttribute("height", String(height));
+      element.append(area.element);
+    }
+    y += height + 8;
   }
   if (pub.played.length) {
-    const played = playedArea(pub, y);
+    const played = playedArea(pub, y, tableWidth);
     element.append(played.element);
     y += played.height + 4;
   }
-  for (const line of wrap(inPlayLine(pub), WIDTH - 2 * MARGIN, 16)) {
+  for (const line of wrap(inPlayLine(pub), tableWidth - 2 * MARGIN, 16)) {
     y += 22;
     element.append(text(MARGIN, y, line, { "font-size": 16, fill: MUTED }));
   }
   y += 8;
-  setHeight(element, WIDTH, y);
+  setHeight(element, tableWidth, y);
   return element;
 }
 

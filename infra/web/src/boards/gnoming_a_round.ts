@@ -20,6 +20,7 @@ import {
   clip,
   describeCommon,
   facedownPile,
+  isWide,
   listNames,
   nameOf,
   nameOfSeat,
@@ -32,9 +33,7 @@ import {
   wrap,
 } from "./draw";
 
-const WIDTH = 640;
 const MARGIN = 10;
-const MAX_WIDTH = 760;
 const CARD_W = 42;
 const CARD_H = 60;
 const GAP = 4;
@@ -156,6 +155,7 @@ function middle(
   game: Game,
   view: GnomingARoundView,
   y0: number,
+  tableWidth: number,
   context: BoardContext,
 ): { element: SVGGElement; height: number } {
   const pub = view.publicState;
@@ -194,6 +194,7 @@ function middle(
     [GnomingARoundPhase.BOUNCE]: "to bounce",
     [GnomingARoundPhase.DISCARD]: "to discard",
   };
+  let extra = 0;
   if (pub.holding || pub.heldCard || drawn) {
     const owner = pub.activePlayer === me && me ? "Your card" : `${clip(nameOf(context, pub.activePlayer), 110, 16)}'s card`;
     group.append(label(x, owner));
@@ -209,18 +210,21 @@ function middle(
       }),
     );
     if (!pub.heldCard && drawn) {
-      slot.append(text(x + CARD_W + 8, top + CARD_H / 2 + 5, "only you see it", { "font-size": 14, fill: MUTED }));
+      slot.append(
+        text(x + CARD_W / 2, top + CARD_H + 37, "only you see it", { "text-anchor": "middle", "font-size": 14, fill: MUTED }),
+      );
+      extra = 18;
     }
     group.append(slot);
   }
   if (pub.removedHazards.length) {
-    const hx = WIDTH - MARGIN - 76;
+    const hx = tableWidth - MARGIN - 76;
     group.append(label(hx - 10, "Hazards out"));
     const out = svg("g", { "data-zone": "hazards out" });
     pub.removedHazards.forEach((card, i) => out.append(faceCard(hx + i * 10, top + i * 4, card, 30, 43)));
     group.append(out);
   }
-  return { element: group, height: 24 + CARD_H + 30 };
+  return { element: group, height: 24 + CARD_H + 30 + extra };
 }
 
 /** One player's layout block: name, the nine positions, total and round score. */
@@ -327,32 +331,36 @@ function blockHeight(): number {
 
 function draw(game: Game, context: BoardContext): SVGSVGElement {
   const view = game.view.case === "gnomingARoundView" ? game.view.value : undefined;
-  const element = root("gnoming_a_round", WIDTH, 200, "Gnoming A Round table", MAX_WIDTH);
-  element.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: "100%", fill: TABLE }));
+  const wide = isWide();
+  // A wide page has every layout in one row; a phone three a row.
+  const perLine = wide ? Math.max(4, game.players.length) : 3;
+  const tableWidth = Math.max(wide ? 640 : 480, perLine * (BLOCK_W + 8) + 12);
+  const element = root("gnoming_a_round", tableWidth, 200, "Gnoming A Round table", wide ? 1100 : 560);
+  element.append(svg("rect", { x: 0, y: 0, width: tableWidth, height: "100%", fill: TABLE }));
   const pub = view?.publicState;
   if (!view || !pub) {
     element.append(text(MARGIN, 40, "No cards dealt yet", { "font-size": 22 }));
-    setHeight(element, WIDTH, 60);
+    setHeight(element, tableWidth, 60);
     return element;
   }
   const title = pub.phase === GnomingARoundPhase.GAME_OVER ? "Game over" : `Round ${pub.round} of 3`;
-  element.append(text(MARGIN, 34, title, { "font-size": 28, "font-weight": 700 }));
-  let y = 34;
+  const sizes = wide ? { title: 28, line: 22 } : { title: 24, line: 19 };
+  element.append(text(MARGIN, sizes.title + 6, title, { "font-size": sizes.title, "font-weight": 700 }));
+  let y = sizes.title + 6;
   const lines = [status(game, pub, context)];
   if (pub.roundEndTrigger && pub.phase !== GnomingARoundPhase.GAME_OVER) {
     lines.push(`Last turns: ${nameOf(context, pub.roundEndTrigger)} has no face-down card left`);
   }
-  for (const line of lines.flatMap((l) => wrap(l, WIDTH - 2 * MARGIN, 22))) {
-    y += 31;
-    element.append(text(MARGIN, y, line, { "font-size": 22 }));
+  for (const line of lines.flatMap((l) => wrap(l, tableWidth - 2 * MARGIN, sizes.line))) {
+    y += sizes.line * 1.4;
+    element.append(text(MARGIN, y, line, { "font-size": sizes.line }));
   }
-  y += 12;
-  const mid = middle(game, view, y, context);
+  y += wide ? 12 : 8;
+  const mid = middle(game, view, y, tableWidth, context);
   element.append(mid.element);
   y += mid.height + 8;
-  const perLine = Math.max(1, Math.floor((WIDTH - 2 * MARGIN + 8) / (BLOCK_W + 8)));
   const span = perLine * BLOCK_W + (perLine - 1) * 8;
-  const left = (WIDTH - span) / 2;
+  const left = (tableWidth - span) / 2;
   game.players.forEach((player, i) => {
     const bx = left + (i % perLine) * (BLOCK_W + 8);
     const by = y + Math.floor(i / perLine) * (blockHeight() + 8);
@@ -362,12 +370,12 @@ function draw(game: Game, context: BoardContext): SVGSVGElement {
   const results = pub.roundResults.map(
     (r) => `Round ${r.round}: ${r.scores.map((s, seat) => `${nameOfSeat(context, seat)} ${num(s)}`).join(", ")}`,
   );
-  for (const line of [...results, "The lowest total after three rounds wins."].flatMap((l) => wrap(l, WIDTH - 2 * MARGIN, 16))) {
+  for (const line of [...results, "The lowest total after three rounds wins."].flatMap((l) => wrap(l, tableWidth - 2 * MARGIN, 16))) {
     y += 22;
     element.append(text(MARGIN, y, line, { "font-size": 16, fill: MUTED }));
   }
   y += 10;
-  setHeight(element, WIDTH, y);
+  setHeight(element, tableWidth, y);
   return element;
 }
 

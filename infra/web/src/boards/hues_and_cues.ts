@@ -1,6 +1,10 @@
 // Hues and Cues: the 16 x 30 board in the colours ListGameTypes gives, its row
 // letters and column numbers, the players' pieces (cones), the cues of the
 // round and, once the round is scored, the target with its scoring frame.
+//
+// A wide page gets the board as printed (rows A-P down, columns 1-30 across)
+// with the players beside it; a phone gets it turned a quarter (A-P across,
+// 1-30 down) so that its squares are larger, with the players below.
 import type { GameEvent } from "../gen/tabletop/v1/event_pb";
 import type { Game } from "../gen/tabletop/v1/game_pb";
 import { GameState } from "../gen/tabletop/v1/game_pb";
@@ -20,6 +24,7 @@ import {
   clip,
   contrast,
   describeCommon,
+  isWide,
   listNames,
   nameOf,
   plural,
@@ -34,11 +39,45 @@ import {
 const ROWS = 16;
 const COLUMNS = 30;
 const LETTERS = "ABCDEFGHIJKLMNOP";
-const CELL = 24;
-const WIDTH = 780;
-const X0 = 30; // left edge of the grid, after the row letters
+const CELL = 24; // a square's width; a phone's squares are less tall
+const LABEL = 28; // the band of labels on each side of the grid
 const MARGIN = 10;
-const MAX_WIDTH = 780;
+
+/** Where things go: the board as printed (wide) or turned a quarter (narrow). */
+interface Geometry {
+  readonly wide: boolean;
+  /** The viewBox width. */
+  readonly width: number;
+  /** The width of the board with its labels. */
+  readonly boardWidth: number;
+  /** The top left corner of a square, in the board group's coordinates. */
+  at(row: number, column: number): { x: number; y: number };
+  /** The grid's size in squares across and down. */
+  readonly across: number;
+  readonly down: number;
+  /** A square's width and height. */
+  readonly cw: number;
+  readonly ch: number;
+}
+
+function geometry(wide: boolean): Geometry {
+  const across = wide ? COLUMNS : ROWS;
+  const down = wide ? ROWS : COLUMNS;
+  const boardWidth = 2 * LABEL + across * CELL;
+  const ch = wide ? CELL : 18;
+  return {
+    wide,
+    width: wide ? boardWidth + 230 : boardWidth + 8,
+    boardWidth,
+    across,
+    down,
+    cw: CELL,
+    ch,
+    at: wide
+      ? (row, column) => ({ x: LABEL + column * CELL, y: row * ch })
+      : (row, column) => ({ x: LABEL + row * CELL, y: column * ch }),
+  };
+}
 
 /** A square's name, "H15". */
 function squareId(row: number, column: number): string {
@@ -84,17 +123,23 @@ const PHASE_NAMES: Record<number, string> = {
 function waitingFor(game: Game, view: HuesAndCuesView, context: BoardContext): string {
   const me = context.me || game.caller;
   const mover = game.currentPlayer;
-  const who = mover === me && me ? "You" : nameOf(context, mover);
-  const giver = view.cueGiver === me && me ? "You" : nameOf(context, view.cueGiver);
+  const you = mover === me && me !== "";
+  const who = nameOf(context, mover);
+  const giverIsYou = view.cueGiver === me && me !== "";
+  const giver = nameOf(context, view.cueGiver);
   switch (view.phase) {
     case HuesAndCuesPhase.FIRST_CUE:
-      return giver === "You" ? "Your turn: choose a colour and give the first cue" : `${giver} chooses a colour and gives the first cue`;
+      return giverIsYou
+        ? "Your turn: choose a colour and give the first cue"
+        : `${giver} chooses a colour and gives the first cue`;
     case HuesAndCuesPhase.FIRST_GUESSES:
-      return mover ? (who === "You" ? "Your turn: place a first guess" : `${who} places a first guess`) : "First guesses";
+      if (!mover) return "First guesses";
+      return you ? "Your turn: place a first guess" : `${who} places a first guess`;
     case HuesAndCuesPhase.SECOND_CUE:
-      return giver === "You" ? "Your turn: give a second cue or skip it" : `${giver} may give a second cue or skip it`;
+      return giverIsYou ? "Your turn: give a second cue or skip it" : `${giver} may give a second cue or skip it`;
     case HuesAndCuesPhase.SECOND_GUESSES:
-      return mover ? (who === "You" ? "Your turn: place a second guess" : `${who} places a second guess`) : "Second guesses";
+      if (!mover) return "Second guesses";
+      return you ? "Your turn: place a second guess" : `${who} places a second guess`;
     case HuesAndCuesPhase.GAME_OVER: {
       const winners = game.winners.map((w) => nameOf(context, w));
       if (winners.length === 0) return "The game is over";
@@ -105,18 +150,27 @@ function waitingFor(game: Game, view: HuesAndCuesView, context: BoardContext): s
   }
 }
 
+/** What the viewer is doing this round; "" when there is nothing to add. */
+function role(game: Game, view: HuesAndCuesView, context: BoardContext, wide: boolean): string {
+  const me = context.me || game.caller;
+  if (view.phase === HuesAndCuesPhase.GAME_OVER) return "";
+  if (!me || !game.players.some((p) => p.name === me)) return wide ? "You are watching" : "";
+  if (view.cueGiver !== me) return wide ? "You are guessing" : "";
+  if (view.target) return `You give the cues: your target is ${view.target.id}`;
+  if (view.card) {
+    return `You give the cues: choose one of your card's squares (${view.card.squares.map((s) => s.id).join(", ")})`;
+  }
+  return "You give the cues: choose any square";
+}
+
 /** A cone: a disc for a first guess, a diamond for a second, with the player's marker. */
-function cone(
-  piece: HuesAndCuesPiece,
-  letter: string,
-  context: BoardContext,
-  faded = false,
-): SVGGElement {
+function cone(geo: Geometry, piece: HuesAndCuesPiece, letter: string, context: BoardContext, faded: boolean): SVGGElement {
   const at = piece.square;
   const row = at?.row ?? 0;
   const column = at?.column ?? 0;
-  const cx = X0 + column * CELL + CELL / 2;
-  const cy = row * CELL + CELL / 2;
+  const corner = geo.at(row, column);
+  const cx = corner.x + geo.cw / 2;
+  const cy = corner.y + geo.ch / 2;
   const fill = playerColor(piece.player);
   const name = nameOf(context, piece.player);
   const id = at?.id || squareId(row, column);
@@ -125,114 +179,94 @@ function cone(
     "data-guess": piece.guessNo,
     opacity: faded ? 0.85 : undefined,
   });
-  const r = 9.5;
-  const outline =
-    piece.guessNo === 2
-      ? (grow: number) =>
-          svg("path", {
-            d: `M ${cx} ${cy - r - grow - 1.5} L ${cx + r + grow + 1.5} ${cy} L ${cx} ${cy + r + grow + 1.5} L ${cx - r - grow - 1.5} ${cy} Z`,
-          })
-      : (grow: number) => svg("circle", { cx, cy, r: r + grow });
-  const halo = outline(1.5);
-  halo.setAttribute("fill", "#000000");
-  const ring = outline(0.5);
-  ring.setAttribute("fill", "#FFFFFF");
-  const body = outline(-1);
-  body.setAttribute("fill", fill);
-  group.append(halo, ring, body);
+  const r = geo.ch < geo.cw ? 8 : 9.5;
+  const shape = (grow: number, fillColor: string): SVGElement => {
+    const size = r + grow;
+    return piece.guessNo === 2
+      ? svg("path", {
+          d: `M ${cx} ${cy - size - 1.5} L ${cx + size + 1.5} ${cy} L ${cx} ${cy + size + 1.5} L ${cx - size - 1.5} ${cy} Z`,
+          fill: fillColor,
+        })
+      : svg("circle", { cx, cy, r: size, fill: fillColor });
+  };
+  group.append(shape(1.5, "#000000"), shape(0.5, "#FFFFFF"), shape(-1, fill));
   group.append(
-    text(cx, cy + 4.5, letter, {
+    text(cx, cy + r * 0.45, letter, {
       "text-anchor": "middle",
-      "font-size": letter.length > 1 ? 10 : 13,
+      "font-size": letter.length > 1 ? r * 1.05 : r * 1.35,
       "font-weight": 700,
       fill: contrast(fill),
     }),
+    svg("title", {}, `${name}: ${piece.guessNo === 2 ? "second" : "first"} guess ${id}`),
   );
-  group.append(svg("title", {}, `${name}: ${piece.guessNo === 2 ? "second" : "first"} guess ${id}`));
   return group;
 }
 
-/** The double outline of a rectangle of squares, clipped to the board. */
-function squareOutline(
-  row0: number,
-  column0: number,
-  row1: number,
-  column1: number,
-  dashed: boolean,
-): SVGGElement {
-  const r0 = Math.max(0, row0);
-  const c0 = Math.max(0, column0);
-  const r1 = Math.min(ROWS - 1, row1);
-  const c1 = Math.min(COLUMNS - 1, column1);
+/** The double outline of the squares from (row0, column0) to (row1, column1), clipped to the board. */
+function squareOutline(geo: Geometry, row0: number, column0: number, row1: number, column1: number, dashed: boolean): SVGGElement {
+  const a = geo.at(Math.max(0, row0), Math.max(0, column0));
+  const b = geo.at(Math.min(ROWS - 1, row1), Math.min(COLUMNS - 1, column1));
   const box = {
-    x: X0 + c0 * CELL,
-    y: r0 * CELL,
-    width: (c1 - c0 + 1) * CELL,
-    height: (r1 - r0 + 1) * CELL,
+    x: Math.min(a.x, b.x),
+    y: Math.min(a.y, b.y),
+    width: Math.abs(b.x - a.x) + geo.cw,
+    height: Math.abs(b.y - a.y) + geo.ch,
     fill: "none",
   };
+  const dash = dashed ? "5 4" : undefined;
   return svg(
     "g",
     {},
-    svg("rect", {
-      ...box,
-      stroke: "#000000",
-      "stroke-width": dashed ? 2 : 4,
-      "stroke-dasharray": dashed ? "5 4" : undefined,
-    }),
-    svg("rect", {
-      ...box,
-      stroke: "#FFFFFF",
-      "stroke-width": dashed ? 0.8 : 1.6,
-      "stroke-dasharray": dashed ? "5 4" : undefined,
-    }),
+    svg("rect", { ...box, stroke: "#000000", "stroke-width": dashed ? 2 : 4, "stroke-dasharray": dash }),
+    svg("rect", { ...box, stroke: "#FFFFFF", "stroke-width": dashed ? 0.8 : 1.6, "stroke-dasharray": dash }),
   );
 }
 
 /** The target with its scoring frame (distance 1) and, dashed, the ring at distance 2. */
-function targetAndFrame(target: HuesAndCuesSquare, mine: boolean): SVGGElement {
+function targetAndFrame(geo: Geometry, target: HuesAndCuesSquare, mine: boolean): SVGGElement {
   const id = target.id || squareId(target.row, target.column);
   const group = svg("g", { "data-piece": `target ${id}` });
-  const frame = squareOutline(target.row - 1, target.column - 1, target.row + 1, target.column + 1, false);
+  const frame = squareOutline(geo, target.row - 1, target.column - 1, target.row + 1, target.column + 1, false);
   frame.setAttribute("data-piece", `frame ${id}`);
   group.append(
-    squareOutline(target.row - 2, target.column - 2, target.row + 2, target.column + 2, true),
+    squareOutline(geo, target.row - 2, target.column - 2, target.row + 2, target.column + 2, true),
     frame,
-    squareOutline(target.row, target.column, target.row, target.column, false),
+    squareOutline(geo, target.row, target.column, target.row, target.column, false),
   );
-  const cx = X0 + target.column * CELL + CELL / 2;
-  const cy = target.row * CELL + CELL / 2;
+  const corner = geo.at(target.row, target.column);
   group.append(
-    svg("circle", { cx, cy, r: 4.5, fill: "#000000", stroke: "#FFFFFF", "stroke-width": 1.5 }),
+    svg("circle", {
+      cx: corner.x + geo.cw / 2,
+      cy: corner.y + geo.ch / 2,
+      r: 4.5,
+      fill: "#000000",
+      stroke: "#FFFFFF",
+      "stroke-width": 1.5,
+    }),
     svg("title", {}, mine ? `Your target: ${id}` : `Target ${id}`),
   );
   return group;
 }
 
 /** A square of the cue giver's card: a dashed ring the target is chosen from. */
-function cardSquare(square: HuesAndCuesSquare): SVGGElement {
+function cardSquare(geo: Geometry, square: HuesAndCuesSquare): SVGGElement {
   const id = square.id || squareId(square.row, square.column);
-  const cx = X0 + square.column * CELL + CELL / 2;
-  const cy = square.row * CELL + CELL / 2;
+  const corner = geo.at(square.row, square.column);
+  const cx = corner.x + geo.cw / 2;
+  const cy = corner.y + geo.ch / 2;
+  const r = Math.min(geo.cw, geo.ch) / 2 - 3;
   return svg(
     "g",
     { "data-piece": `cue card ${id}` },
-    svg("circle", { cx, cy, r: 9, fill: "none", stroke: "#000000", "stroke-width": 3 }),
-    svg("circle", {
-      cx,
-      cy,
-      r: 9,
-      fill: "none",
-      stroke: "#FFFFFF",
-      "stroke-width": 1.5,
-      "stroke-dasharray": "3 2",
-    }),
+    svg("circle", { cx, cy, r, fill: "none", stroke: "#000000", "stroke-width": 3 }),
+    svg("circle", { cx, cy, r, fill: "none", stroke: "#FFFFFF", "stroke-width": 1.5, "stroke-dasharray": "3 2" }),
     svg("title", {}, `On your card: ${id}`),
   );
 }
 
-/** The board: squares, labels on all four sides, then what lies on it. */
+/** The board at (0, top): squares, labels on all four sides, then what lies on it. */
 function boardGroup(
+  geo: Geometry,
   game: Game,
   view: HuesAndCuesView,
   context: BoardContext,
@@ -240,31 +274,35 @@ function boardGroup(
 ): { element: SVGGElement; height: number } {
   const colors = palette(context);
   const group = svg("g", { transform: `translate(0 ${top + 22})`, "data-zone": "board" });
-  const labelAttrs = { "font-size": 13, fill: MUTED, "text-anchor": "middle" };
-  for (let c = 0; c < COLUMNS; c++) {
-    const x = X0 + c * CELL + CELL / 2;
-    const cls = (c + 1) % 2 === 0 ? "hc-label hc-even" : "hc-label";
-    group.append(text(x, -7, String(c + 1), { ...labelAttrs, class: cls }));
-    group.append(text(x, ROWS * CELL + 17, String(c + 1), { ...labelAttrs, class: cls }));
+  const labelAttrs = { fill: MUTED, "text-anchor": "middle" };
+  const gridWidth = geo.across * geo.cw;
+  const gridHeight = geo.down * geo.ch;
+  // Across the top and bottom: column numbers (wide) or row letters (narrow).
+  for (let i = 0; i < geo.across; i++) {
+    const x = LABEL + i * geo.cw + geo.cw / 2;
+    const content = geo.wide ? String(i + 1) : (LETTERS[i] ?? "?");
+    const attrs = { ...labelAttrs, "font-size": geo.wide ? 13 : 15, "font-weight": geo.wide ? 400 : 600 };
+    group.append(text(x, -7, content, attrs), text(x, gridHeight + 17, content, attrs));
   }
-  for (let r = 0; r < ROWS; r++) {
-    const y = r * CELL + CELL / 2 + 5;
-    const letter = LETTERS[r] ?? "?";
-    const attrs = { ...labelAttrs, "font-size": 15, "font-weight": 600, class: "hc-row" };
-    group.append(text(X0 / 2, y, letter, attrs), text(X0 + COLUMNS * CELL + X0 / 2, y, letter, attrs));
+  // Down both sides: row letters (wide) or column numbers (narrow).
+  for (let i = 0; i < geo.down; i++) {
+    const y = i * geo.ch + geo.ch / 2 + 5;
+    const content = geo.wide ? (LETTERS[i] ?? "?") : String(i + 1);
+    const attrs = { ...labelAttrs, "font-size": geo.wide ? 15 : 13, "font-weight": geo.wide ? 600 : 400 };
+    group.append(text(LABEL / 2, y, content, attrs), text(LABEL + gridWidth + LABEL / 2, y, content, attrs));
   }
   const squares = svg("g", { "shape-rendering": "crispEdges" });
   for (let r = 0; r < ROWS; r++) {
     for (let c = 0; c < COLUMNS; c++) {
-      const id = squareId(r, c);
+      const corner = geo.at(r, c);
       squares.append(
         svg("rect", {
-          x: X0 + c * CELL,
-          y: r * CELL,
-          width: CELL,
-          height: CELL,
+          x: corner.x,
+          y: corner.y,
+          width: geo.cw,
+          height: geo.ch,
           fill: colors.get(r * COLUMNS + c) ?? ((r + c) % 2 ? "#bdbdbd" : "#d0d0d0"),
-          "data-square": id,
+          "data-square": squareId(r, c),
         }),
       );
     }
@@ -272,9 +310,9 @@ function boardGroup(
   group.append(squares);
   if (colors.size === 0) {
     group.append(
-      text(X0 + (COLUMNS * CELL) / 2, (ROWS * CELL) / 2, "The board's colours have not loaded", {
+      text(LABEL + gridWidth / 2, gridHeight / 2, "The board's colours have not loaded", {
         "text-anchor": "middle",
-        "font-size": 22,
+        "font-size": 20,
         fill: "#333333",
       }),
     );
@@ -286,39 +324,41 @@ function boardGroup(
   const over = view.phase === HuesAndCuesPhase.GAME_OVER;
   // The last scored round stays on the board until the next round's first cue is given.
   const showLast =
-    last !== undefined &&
-    last.target !== undefined &&
+    last?.target !== undefined &&
     (over || (view.pieces.length === 0 && view.cues.length === 0 && view.target === undefined));
   if (view.card && !showLast) {
-    for (const square of view.card.squares) group.append(cardSquare(square));
+    for (const square of view.card.squares) group.append(cardSquare(geo, square));
   }
-  if (showLast && last?.target) {
-    group.append(targetAndFrame(last.target, false));
-  } else if (view.target) {
-    group.append(targetAndFrame(view.target, view.cueGiver === me));
-  }
+  if (showLast && last?.target) group.append(targetAndFrame(geo, last.target, false));
+  else if (view.target) group.append(targetAndFrame(geo, view.target, view.cueGiver === me));
   const pieces = showLast && last ? last.pieces.flatMap((scored) => (scored.piece ? [scored.piece] : [])) : view.pieces;
   for (const piece of pieces) {
-    group.append(cone(piece, letters.get(piece.player) ?? "?", context, showLast && !over));
+    group.append(cone(geo, piece, letters.get(piece.player) ?? "?", context, showLast && !over));
   }
-  return { element: group, height: 22 + ROWS * CELL + 24 };
+  return { element: group, height: 22 + gridHeight + 24 };
 }
 
-/** The players: marker, name, score and role, in two columns. */
-function legend(
+/** The players: marker, name, score and role; a column beside the board (wide) or rows below it. */
+function players(
+  geo: Geometry,
   game: Game,
   view: HuesAndCuesView,
   context: BoardContext,
+  left: number,
   top: number,
 ): { element: SVGGElement; height: number } {
   const group = svg("g", { "data-zone": "players" });
   const letters = markers(game);
   const me = context.me || game.caller;
-  const columnWidth = (WIDTH - 2 * MARGIN) / 2;
-  const rowHeight = 44;
+  const columns = geo.wide ? 1 : 3;
+  const columnWidth = geo.wide ? geo.width - left - MARGIN : (geo.width - 2 * MARGIN) / columns;
+  const rowHeight = geo.wide ? 56 : 34;
+  const size = geo.wide ? 20 : 16;
+  if (geo.wide) group.append(text(left, top + 18, "Players", { "font-size": 18, fill: MUTED }));
+  const y0 = geo.wide ? top + 30 : top;
   game.players.forEach((player, index) => {
-    const x = MARGIN + (index % 2) * columnWidth;
-    const y = top + Math.floor(index / 2) * rowHeight + 30;
+    const x = left + (index % columns) * columnWidth;
+    const y = y0 + Math.floor(index / columns) * rowHeight;
     const fill = playerColor(player.name);
     const letter = letters.get(player.name) ?? "?";
     const toMove = game.currentPlayer === player.name;
@@ -326,9 +366,9 @@ function legend(
     if (toMove) {
       entry.append(
         svg("rect", {
-          x: x - 2,
-          y: y - 30,
-          width: columnWidth - 8,
+          x: x - 3,
+          y,
+          width: columnWidth - 4,
           height: rowHeight - 4,
           rx: 8,
           fill: "#fff3c4",
@@ -336,157 +376,165 @@ function legend(
         }),
       );
     }
+    const r = geo.wide ? 14 : 11;
+    const cy = y + (geo.wide ? 20 : (rowHeight - 4) / 2);
     entry.append(
-      svg("circle", { cx: x + 17, cy: y - 8, r: 15, fill, stroke: "#000000", "stroke-width": 1.5 }),
-      text(x + 17, y - 2, letter, {
+      svg("circle", { cx: x + r + 2, cy, r, fill, stroke: "#000000", "stroke-width": 1.5 }),
+      text(x + r + 2, cy + r * 0.38, letter, {
         "text-anchor": "middle",
-        "font-size": letter.length > 1 ? 14 : 18,
+        "font-size": letter.length > 1 ? r * 0.9 : r * 1.2,
         "font-weight": 700,
         fill: contrast(fill),
       }),
     );
+    const nameX = x + 2 * r + 10;
     const label = `${toMove ? "▶ " : ""}${player.displayName}${player.name === me && me ? " (you)" : ""}`;
-    const score = `${player.score}`;
-    const nameWidth = columnWidth - 40 - 170;
-    entry.append(
-      text(x + 38, y, clip(label, nameWidth, 23), {
-        "font-size": 23,
-        "font-weight": toMove || player.name === me ? 700 : 400,
-      }),
-      text(x + columnWidth - 122, y, score, { "font-size": 23, "font-weight": 700, "text-anchor": "end" }),
-      text(x + columnWidth - 118, y, "pts", { "font-size": 17, fill: MUTED }),
-    );
-    if (player.name === view.cueGiver && view.phase !== HuesAndCuesPhase.GAME_OVER) {
-      entry.append(chip(x + columnWidth - 80, y - 2, "cues", "#222222", "#ffffff", 16).element);
-    } else if (game.winners.includes(player.name)) {
-      entry.append(chip(x + columnWidth - 80, y - 2, "★ won", "#8a6d00", "#ffffff", 16).element);
-    }
-    if (player.resigned) {
-      entry.append(chip(x + columnWidth - 80, y - 2, "bot", "#777777", "#ffffff", 16).element);
+    const scoreText = `${player.score}`;
+    if (geo.wide) {
+      entry.append(
+        text(nameX, cy + 7, clip(label, columnWidth - (nameX - x) - 6, size), {
+          "font-size": size,
+          "font-weight": toMove || player.name === me ? 700 : 400,
+        }),
+        text(nameX, cy + 29, `${scoreText} pts`, { "font-size": 16, "font-weight": 700 }),
+      );
+      const badge =
+        player.name === view.cueGiver && view.phase !== HuesAndCuesPhase.GAME_OVER
+          ? chip(nameX + 62, cy + 28, "gives the cues", "#222222", "#ffffff", 13)
+          : game.winners.includes(player.name)
+            ? chip(nameX + 62, cy + 28, "★ won", "#8a6d00", "#ffffff", 13)
+            : player.resigned
+              ? chip(nameX + 62, cy + 28, "bot", "#777777", "#ffffff", 13)
+              : undefined;
+      if (badge) entry.append(badge.element);
+    } else {
+      const giver = player.name === view.cueGiver && view.phase !== HuesAndCuesPhase.GAME_OVER;
+      const won = game.winners.includes(player.name);
+      const suffix = `${giver ? " ✎" : ""}${won ? " ★" : ""}`;
+      entry.append(
+        text(nameX, cy + 6, clip(`${label}${suffix}`, columnWidth - (nameX - x) - 34, size), {
+          "font-size": size,
+          "font-weight": toMove || player.name === me ? 700 : 400,
+        }),
+        text(x + columnWidth - 10, cy + 6, scoreText, { "font-size": size, "font-weight": 700, "text-anchor": "end" }),
+      );
     }
     group.append(entry);
   });
-  const rows = Math.ceil(game.players.length / 2);
-  return { element: group, height: rows * rowHeight + 8 };
+  const rows = Math.ceil(game.players.length / columns);
+  let height = (y0 - top) + rows * rowHeight;
+  if (!geo.wide) {
+    group.append(text(MARGIN, top + height + 14, "✎ gives the cues · ★ won", { "font-size": 14, fill: MUTED }));
+    height += 22;
+  }
+  return { element: group, height };
 }
 
 /** The header: round, phase, who acts, the cues and the viewer's role. */
-function header(
-  game: Game,
-  view: HuesAndCuesView,
-  context: BoardContext,
-): { element: SVGGElement; height: number } {
+function header(geo: Geometry, game: Game, view: HuesAndCuesView, context: BoardContext): { element: SVGGElement; height: number } {
   const group = svg("g", { "data-zone": "status" });
-  const me = context.me || game.caller;
+  const width = geo.boardWidth - 2 * MARGIN;
+  const sizes = geo.wide ? { title: 28, line: 24, cue: 23, role: 21 } : { title: 23, line: 19, cue: 19, role: 16 };
   const rounds =
     view.round === 0
       ? "Before the first round"
       : view.tiebreak
         ? `Round ${view.round}, a tie-break`
-        : `Round ${view.round} of ${view.regularRounds}`;
+        : geo.wide
+          ? `Round ${view.round} of ${view.regularRounds}`
+          : `Round ${view.round}/${view.regularRounds}`;
   const phase = PHASE_NAMES[view.phase] ?? "";
-  group.append(
-    text(MARGIN, 32, `${rounds}${phase ? ` · ${phase}` : ""}`, { "font-size": 28, "font-weight": 700 }),
-  );
-  let y = 70;
-  const waiting = waitingFor(game, view, context);
-  if (waiting) {
-    group.append(text(MARGIN, y, waiting, { "font-size": 25 }));
-    y += 42;
+  let y = sizes.title + 4;
+  group.append(text(MARGIN, y, `${rounds}${phase ? ` · ${phase}` : ""}`, { "font-size": sizes.title, "font-weight": 700 }));
+  for (const line of wrap(waitingFor(game, view, context), width, sizes.line)) {
+    y += sizes.line * 1.45;
+    group.append(text(MARGIN, y, line, { "font-size": sizes.line }));
   }
-  // The cues as speech chips.
+  y += sizes.cue * 1.75;
   let x = MARGIN;
   if (view.cues.length === 0) {
-    group.append(text(x, y, "No cue yet this round", { "font-size": 24, fill: MUTED, "font-style": "italic" }));
+    group.append(text(x, y, "No cue yet this round", { "font-size": sizes.cue, fill: MUTED, "font-style": "italic" }));
   } else {
-    group.append(text(x, y, view.cues.length > 1 ? "Cues:" : "Cue:", { "font-size": 24, fill: MUTED }));
-    x += 72;
+    const word = view.cues.length > 1 ? "Cues:" : "Cue:";
+    group.append(text(x, y, word, { "font-size": sizes.cue, fill: MUTED }));
+    x += sizes.cue * 3;
     for (const cue of view.cues) {
-      const made = chip(x, y, `“${cue}”`, "#1f3a5f", "#ffffff", 24, { "data-piece": `cue ${cue}` });
+      const made = chip(x, y, `“${cue}”`, "#1f3a5f", "#ffffff", sizes.cue, { "data-piece": `cue ${cue}` });
       group.append(made.element);
       x += made.width + 10;
     }
   }
-  y += 38;
-  let role = "You are watching";
-  if (view.phase === HuesAndCuesPhase.GAME_OVER) role = "";
-  else if (me && game.players.some((p) => p.name === me)) {
-    if (view.cueGiver !== me) role = "You are guessing";
-    else if (view.target) role = `You give the cues: your target is ${view.target.id}`;
-    else if (view.card) {
-      const squares = view.card.squares.map((s) => s.id).join(", ");
-      role = `You give the cues: choose one of your card's squares (${squares})`;
-    } else role = "You give the cues: choose any square";
+  const mine = role(game, view, context, geo.wide);
+  for (const line of mine ? wrap(mine, width, sizes.role) : []) {
+    y += sizes.role * 1.45;
+    group.append(text(MARGIN, y, line, { "font-size": sizes.role, fill: MUTED }));
   }
-  for (const line of role ? wrap(role, WIDTH - 2 * MARGIN, 22) : []) {
-    group.append(text(MARGIN, y, line, { "font-size": 22, fill: MUTED }));
-    y += 30;
-  }
-  return { element: group, height: y - 8 };
+  return { element: group, height: y + 6 };
 }
 
 /** The last scored round in words: target, frame and everyone's points. */
-function lastRoundLines(view: HuesAndCuesView, context: BoardContext): string[] {
+function lastRoundLine(view: HuesAndCuesView, context: BoardContext): string {
   const last = view.lastRound;
-  if (!last) return [];
-  const points = last.points.map((p) => `${nameOf(context, p.player)} ${p.points > 0 ? "+" : ""}${p.points}`);
-  return [
+  if (!last) return "";
+  const points = last.points.map((p) => `${nameOf(context, p.player)} +${p.points}`);
+  return (
     `Round ${last.round} was scored: the target was ${last.target?.id ?? "?"}, ` +
-      `${plural(last.piecesInFrame, "piece")} in the frame for ${nameOf(context, last.cueGiver)}. ` +
-      `${points.join(", ")}.`,
-  ];
+    `${plural(last.piecesInFrame, "piece")} in the frame for ${nameOf(context, last.cueGiver)}. ${points.join(", ")}.`
+  );
+}
+
+function endReason(view: HuesAndCuesView): string {
+  if (view.phase !== HuesAndCuesPhase.GAME_OVER) return "";
+  switch (view.endReason) {
+    case HuesAndCuesEndReason.ALL_TIED:
+      return "Everyone tied on the highest score.";
+    case HuesAndCuesEndReason.TIEBREAK_CAP:
+      return "Ten tie-break rounds left the lead shared.";
+    default:
+      return "";
+  }
 }
 
 function draw(game: Game, context: BoardContext): SVGSVGElement {
+  const geo = geometry(isWide());
   const view = game.view.case === "huesAndCuesView" ? game.view.value : undefined;
-  const element = root("hues_and_cues", WIDTH, 200, "Hues and Cues board", MAX_WIDTH);
-  // Narrow screens: every other column number, larger, so the labels stay readable.
-  element.append(
-    svg(
-      "style",
-      {},
-      "@media (max-width: 560px) { svg[data-board=hues_and_cues] .hc-even { display: none } " +
-        "svg[data-board=hues_and_cues] .hc-label { font-size: 20px } " +
-        "svg[data-board=hues_and_cues] .hc-row { font-size: 20px } }",
-    ),
-  );
+  const element = root("hues_and_cues", geo.width, 200, "Hues and Cues board", geo.wide ? 1100 : 560);
   if (!view) {
     element.append(text(MARGIN, 40, "No board to show yet", { "font-size": 22 }));
-    setHeight(element, WIDTH, 60);
+    setHeight(element, geo.width, 60);
     return element;
   }
-  const head = header(game, view, context);
+  const head = header(geo, game, view, context);
   element.append(head.element);
-  let y = head.height + 6;
-  const board = boardGroup(game, view, context, y);
+  let y = head.height + 4;
+  const board = boardGroup(geo, game, view, context, y);
   element.append(board.element);
-  y += board.height + 8;
-  // The legend of the marks.
-  const keyAttrs = { "font-size": 19, fill: MUTED };
-  element.append(
-    text(MARGIN, y + 12, "● first guess  ◆ second guess  ▣ target and scoring frame (dashed: 2 away)", keyAttrs),
-  );
-  y += 30;
-  for (const line of lastRoundLines(view, context).flatMap((l) => wrap(l, WIDTH - 2 * MARGIN, 21))) {
-    element.append(text(MARGIN, y + 16, line, { "font-size": 21 }));
-    y += 29;
-  }
-  const players = legend(game, view, context, y);
-  element.append(players.element);
-  y += players.height;
-  if (view.phase === HuesAndCuesPhase.GAME_OVER && view.endReason !== HuesAndCuesEndReason.UNSPECIFIED) {
-    const reason =
-      view.endReason === HuesAndCuesEndReason.ALL_TIED
-        ? "Everyone tied on the highest score"
-        : view.endReason === HuesAndCuesEndReason.TIEBREAK_CAP
-          ? "Ten tie-break rounds left the lead shared"
-          : "";
-    if (reason) {
-      element.append(text(MARGIN, y + 16, reason, { "font-size": 21, fill: MUTED }));
-      y += 26;
+  const boardTop = y;
+  y += board.height + 4;
+  const textWidth = geo.boardWidth - 2 * MARGIN;
+  const notes: [string, number, string][] = [];
+  if (geo.wide) notes.push(["● first guess  ◆ second guess  ▣ target and its scoring frame (dashed: 2 away)", 18, MUTED]);
+  const last = lastRoundLine(view, context);
+  if (last && (geo.wide || view.phase === HuesAndCuesPhase.GAME_OVER)) notes.push([last, geo.wide ? 20 : 16, "#1b1b1b"]);
+  const reason = endReason(view);
+  if (reason) notes.push([reason, geo.wide ? 20 : 16, MUTED]);
+  for (const [content, size, fill] of notes) {
+    for (const line of wrap(content, textWidth, size)) {
+      y += size * 1.4;
+      element.append(text(MARGIN, y, line, { "font-size": size, fill }));
     }
   }
-  setHeight(element, WIDTH, y + 6);
+  y += 10;
+  if (geo.wide) {
+    const list = players(geo, game, view, context, geo.boardWidth + 14, boardTop - 10);
+    element.append(list.element);
+    y = Math.max(y, boardTop - 10 + list.height + 10);
+  } else {
+    const list = players(geo, game, view, context, MARGIN, y);
+    element.append(list.element);
+    y += list.height + 6;
+  }
+  setHeight(element, geo.width, y);
   return element;
 }
 

@@ -22,6 +22,7 @@ import {
   clip,
   describeCommon,
   facedownPile,
+  isWide,
   listNames,
   nameOf,
   nameOfSeat,
@@ -35,11 +36,11 @@ import {
   wrap,
 } from "./draw";
 
-const WIDTH = 640;
 const MARGIN = 10;
-const MAX_WIDTH = 760;
 const HALF_W = 34; // a half card
 const HALF_H = 58;
+const MATCH_W = 26; // a match's halves on a phone
+const MATCH_H = 44;
 const GAP = 5;
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUITS: Record<string, { symbol: string; name: string; red: boolean }> = {
@@ -77,13 +78,12 @@ const TYPE_NAMES: Record<number, string> = {
 };
 
 /** A half card face up: rounded on its outer side, a dashed cut on the inner one. */
-function halfCard(x: number, y: number, card: SplitCard, zone = ""): SVGGElement {
+function halfCard(x: number, y: number, card: SplitCard, w = HALF_W, h = HALF_H): SVGGElement {
   const { rank, suit, half } = parse(card.id);
   const info = SUITS[suit];
   const color = info?.red ? RED : BLACK;
   const r = 6;
-  const w = HALF_W;
-  const h = HALF_H;
+  const k = w / HALF_W;
   const outline =
     half === "L"
       ? `M ${x + w} ${y} L ${x + r} ${y} Q ${x} ${y} ${x} ${y + r} L ${x} ${y + h - r} Q ${x} ${y + h} ${x + r} ${y + h} L ${x + w} ${y + h} Z`
@@ -91,7 +91,7 @@ function halfCard(x: number, y: number, card: SplitCard, zone = ""): SVGGElement
   const cut = half === "L" ? x + w : x;
   const group = svg(
     "g",
-    { "data-piece": `card ${card.id}`, "data-zone": zone || undefined },
+    { "data-piece": `card ${card.id}` },
     svg("path", { d: outline, fill: "#ffffff", stroke: "#7a7a7a", "stroke-width": 1.2 }),
     svg("line", {
       x1: cut,
@@ -102,16 +102,16 @@ function halfCard(x: number, y: number, card: SplitCard, zone = ""): SVGGElement
       "stroke-width": 1.2,
       "stroke-dasharray": "3 3",
     }),
-    text(x + w / 2, y + 20, rank, {
+    text(x + w / 2, y + 20 * k, rank, {
       "text-anchor": "middle",
-      "font-size": rank.length > 1 ? 17 : 20,
+      "font-size": (rank.length > 1 ? 17 : 20) * k,
       "font-weight": 700,
       fill: color,
     }),
-    text(x + w / 2, y + 42, info?.symbol ?? suit, { "text-anchor": "middle", "font-size": 21, fill: color }),
-    text(half === "L" ? x + 5 : x + w - 5, y + h - 4, half, {
+    text(x + w / 2, y + 42 * k, info?.symbol ?? suit, { "text-anchor": "middle", "font-size": 21 * k, fill: color }),
+    text(half === "L" ? x + 5 * k : x + w - 5 * k, y + h - 4 * k, half, {
       "text-anchor": half === "L" ? "start" : "end",
-      "font-size": 10,
+      "font-size": 10 * k,
       fill: MUTED,
     }),
     svg("title", {}, `${rank} of ${info?.name ?? suit}, ${half === "L" ? "left" : "right"} half`),
@@ -149,21 +149,26 @@ function cardRow(
 }
 
 /** Card backs for a hand nobody but its owner may see, overlapping, with the count. */
-function backs(parent: SVGElement, x: number, y: number, count: number, width: number): number {
-  const step = Math.min(16, count > 1 ? (width - 110 - HALF_W) / (count - 1) : 16);
-  for (let i = 0; i < count; i++) parent.append(cardBack(x + i * step, y, HALF_W, HALF_H));
-  const end = x + (count > 0 ? (count - 1) * step + HALF_W : 0);
+function backs(parent: SVGElement, x: number, y: number, count: number, width: number, small: boolean): number {
+  const w = small ? 18 : HALF_W;
+  const h = small ? 30 : HALF_H;
+  const room = small ? 10 : 16;
+  const step = Math.min(room, count > 1 ? (width - 110 - w) / (count - 1) : room);
+  for (let i = 0; i < count; i++) parent.append(cardBack(x + i * step, y, w, h));
+  const end = x + (count > 0 ? (count - 1) * step + w : 0);
   parent.append(
-    text(end + 10, y + HALF_H / 2 + 7, count === 0 ? "no cards" : plural(count, "card"), {
-      "font-size": 19,
+    text(end + 10, y + h / 2 + 6, count === 0 ? "no cards" : plural(count, "card"), {
+      "font-size": small ? 17 : 19,
       fill: MUTED,
     }),
   );
-  return HALF_H + 8;
+  return h + 8;
 }
 
 /** A match: its two visible halves with the covered cards beneath, its id and type. */
-function matchBlock(x: number, y: number, match: SplitMatch, pending: boolean): SVGGElement {
+function matchBlock(x: number, y: number, match: SplitMatch, pending: boolean, small: boolean): SVGGElement {
+  const w = small ? MATCH_W : HALF_W;
+  const h = small ? MATCH_H : HALF_H;
   const type = TYPE_NAMES[match.type] ?? "";
   const group = svg("g", { "data-piece": `match ${match.id} ${match.rank} ${type}` });
   if (pending) {
@@ -171,8 +176,8 @@ function matchBlock(x: number, y: number, match: SplitMatch, pending: boolean): 
       svg("rect", {
         x: x - 6,
         y: y - 8,
-        width: 2 * HALF_W + 12,
-        height: HALF_H + 36,
+        width: 2 * w + 12,
+        height: h + (small ? 30 : 36),
         rx: 8,
         fill: "#fff3c4",
         stroke: "#c99a00",
@@ -181,7 +186,7 @@ function matchBlock(x: number, y: number, match: SplitMatch, pending: boolean): 
   }
   const stacks: [readonly SplitCard[], number][] = [
     [match.leftStack, x],
-    [match.rightStack, x + HALF_W],
+    [match.rightStack, x + w],
   ];
   for (const [stack, sx] of stacks) {
     const covered = Math.min(2, Math.max(0, stack.length - 1));
@@ -190,8 +195,8 @@ function matchBlock(x: number, y: number, match: SplitMatch, pending: boolean): 
         svg("rect", {
           x: sx + (sx === x ? -i * 3 : i * 3),
           y: y - i * 3,
-          width: HALF_W,
-          height: HALF_H,
+          width: w,
+          height: h,
           rx: 5,
           fill: "#e9e9e9",
           stroke: "#9a9a9a",
@@ -199,14 +204,14 @@ function matchBlock(x: number, y: number, match: SplitMatch, pending: boolean): 
       );
     }
     const top = stack[stack.length - 1];
-    if (top) group.append(halfCard(sx, y, top));
+    if (top) group.append(halfCard(sx, y, top, w, h));
   }
   const depth = Math.max(match.leftStack.length, match.rightStack.length);
   const symbol = match.type === SplitMatchType.PERFECT ? "●" : match.type === SplitMatchType.STRONG ? "◑" : "○";
   group.append(
-    text(x + HALF_W, y + HALF_H + 17, `#${match.id} ${symbol} ${type}`, {
+    text(x + w, y + h + (small ? 15 : 17), small ? `#${match.id} ${symbol}` : `#${match.id} ${symbol} ${type}`, {
       "text-anchor": "middle",
-      "font-size": 14,
+      "font-size": small ? 13 : 14,
       "font-weight": 600,
     }),
   );
@@ -269,9 +274,12 @@ function seatArea(
   game: Game,
   view: SplitView,
   seat: number,
+  x: number,
   y0: number,
+  width: number,
+  compact: boolean,
   context: BoardContext,
-): { element: SVGGElement; height: number } {
+): { element: SVGGElement; height: number; background: SVGRectElement } {
   const pub = view.publicState;
   const player = game.players.find((p) => p.seat === seat);
   const name = player?.name ?? "";
@@ -284,13 +292,12 @@ function seatArea(
     pub !== undefined &&
     !over &&
     (pub.phase === SplitPhase.LATE_MELD ? pub.lateMelders[0] === name : pub.currentPlayer === name);
-  const x = MARGIN;
-  const inner = WIDTH - 2 * MARGIN - 20;
+  const inner = width - 20;
   let y = y0 + 30;
   const background = svg("rect", {
     x,
     y: y0,
-    width: WIDTH - 2 * MARGIN,
+    width,
     height: 0,
     rx: 10,
     fill: acting ? "#fff8dc" : "#ffffff",
@@ -313,7 +320,7 @@ function seatArea(
   }
   const sheet = pub?.scoreSheets[seat];
   group.append(
-    text(WIDTH - MARGIN - 10, y, `${num(sheet?.total ?? player?.score ?? 0)} pts`, {
+    text(x + width - 10, y, `${num(sheet?.total ?? player?.score ?? 0)} pts`, {
       "text-anchor": "end",
       "font-size": 22,
       "font-weight": 700,
@@ -336,7 +343,7 @@ function seatArea(
       y += 26;
     }
   } else {
-    y += backs(hand, x + 10, y, pub?.handSizes[seat] ?? 0, inner);
+    y += backs(hand, x + 10, y, pub?.handSizes[seat] ?? 0, inner, compact);
   }
   group.append(hand);
 
@@ -345,44 +352,51 @@ function seatArea(
   if (matches.length) {
     y += 12;
     const area = svg("g", { "data-zone": `matches ${display}` });
-    const step = 2 * HALF_W + 52;
-    const perLine = Math.max(1, Math.floor((inner + 52) / step));
+    const w = compact ? MATCH_W : HALF_W;
+    const lineHeight = compact ? MATCH_H + 28 : HALF_H + 34;
+    const step = 2 * w + (compact ? 30 : 52);
+    const perLine = Math.max(1, Math.floor((inner + step - 2 * w) / step));
     matches.forEach((match, i) => {
       const mx = x + 16 + (i % perLine) * step;
-      const my = y + 6 + Math.floor(i / perLine) * (HALF_H + 34);
-      area.append(matchBlock(mx, my, match, pub?.pendingMatchId === match.id && pub.pendingMatchId !== 0));
+      const my = y + 6 + Math.floor(i / perLine) * lineHeight;
+      const pending = pub?.pendingMatchId === match.id && pub.pendingMatchId !== 0;
+      area.append(matchBlock(mx, my, match, pending, compact));
     });
     group.append(area);
-    y += Math.ceil(matches.length / perLine) * (HALF_H + 34);
+    y += Math.ceil(matches.length / perLine) * lineHeight;
   }
   const line = sheetLine(sheet);
-  for (const part of wrap(line, inner, 18)) {
-    y += 24;
-    group.append(text(x + 10, y, part, { "font-size": 18, fill: MUTED }));
+  const size = compact ? 16 : 18;
+  for (const part of wrap(line, inner, size)) {
+    y += size * 1.35;
+    group.append(text(x + 10, y, part, { "font-size": size, fill: MUTED }));
   }
-  y += 12;
+  y += compact ? 9 : 12;
   background.setAttribute("height", String(y - y0));
-  return { element: group, height: y - y0 };
+  return { element: group, height: y - y0, background };
 }
 
 function draw(game: Game, context: BoardContext): SVGSVGElement {
   const view = game.view.case === "splitView" ? game.view.value : undefined;
-  const element = root("split", WIDTH, 200, "Split table", MAX_WIDTH);
-  element.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: "100%", fill: TABLE }));
+  const wide = isWide();
+  const width = wide ? 1000 : 480;
+  const element = root("split", width, 200, "Split table", wide ? 1100 : 560);
+  element.append(svg("rect", { x: 0, y: 0, width: width, height: "100%", fill: TABLE }));
   const pub = view?.publicState;
   if (!view || !pub) {
     element.append(text(MARGIN, 40, "No cards dealt yet", { "font-size": 22 }));
-    setHeight(element, WIDTH, 60);
+    setHeight(element, width, 60);
     return element;
   }
   const phase = pub.phase === SplitPhase.GAME_OVER ? "Game over" : `Round ${pub.round} of 3`;
-  element.append(text(MARGIN, 34, phase, { "font-size": 28, "font-weight": 700 }));
-  let y = 34;
-  for (const line of wrap(status(game, pub, context), WIDTH - 2 * MARGIN, 23)) {
-    y += 32;
-    element.append(text(MARGIN, y, line, { "font-size": 23 }));
+  const sizes = wide ? { title: 28, line: 23 } : { title: 24, line: 19 };
+  element.append(text(MARGIN, sizes.title + 6, phase, { "font-size": sizes.title, "font-weight": 700 }));
+  let y = sizes.title + 6;
+  for (const line of wrap(status(game, pub, context), width - 2 * MARGIN, sizes.line)) {
+    y += sizes.line * 1.4;
+    element.append(text(MARGIN, y, line, { "font-size": sizes.line }));
   }
-  y += 18;
+  y += wide ? 18 : 10;
 
   // The middle of the table: the draw pile and the discard row.
   const middle = svg("g", { "data-zone": "table" });
@@ -393,7 +407,7 @@ function draw(game: Game, context: BoardContext): SVGSVGElement {
   const rowX = MARGIN + 100;
   middle.append(text(rowX, y + 14, "Discard row, oldest first", { "font-size": 16, fill: MUTED }));
   const row = svg("g", { "data-zone": "discard row" });
-  const used = cardRow(row, rowX, y + 26, WIDTH - MARGIN - rowX, pub.discardRow, true);
+  const used = cardRow(row, rowX, y + 26, width - MARGIN - rowX, pub.discardRow, true);
   if (pub.discardRow.length === 0) {
     row.append(text(rowX, y + 50, "empty", { "font-size": 18, fill: MUTED, "font-style": "italic" }));
   }
@@ -401,19 +415,27 @@ function draw(game: Game, context: BoardContext): SVGSVGElement {
   element.append(middle);
   y += 26 + Math.max(used, HALF_H + 30) + 10;
 
-  for (const player of game.players) {
-    const area = seatArea(game, view, player.seat, y, context);
-    element.append(area.element);
-    y += area.height + 10;
+  // The players' areas: two a row on a wide page, one a row on a phone.
+  const columns = wide ? 2 : 1;
+  const columnWidth = (width - 2 * MARGIN - (columns - 1) * 10) / columns;
+  for (let first = 0; first < game.players.length; first += columns) {
+    const row = game.players.slice(first, first + columns).map((player, i) =>
+      seatArea(game, view, player.seat, MARGIN + i * (columnWidth + 10), y, columnWidth, !wide, context),
+    );
+    const height = Math.max(...row.map((area) => area.height));
+    for (const area of row) {
+      area.background.setAttribute("height", String(height));
+      element.append(area.element);
+    }
+    y += height + 10;
   }
-  element.append(
-    text(MARGIN, y + 14, "Matches: ○ weak (colours differ) ◑ strong (same colour) ● perfect (same card)", {
-      "font-size": 15,
-      fill: MUTED,
-    }),
-  );
-  y += 26;
-  setHeight(element, WIDTH, y);
+  const key = "Matches: ○ weak (colours differ) ◑ strong (same colour) ● perfect (same card)";
+  for (const line of wrap(key, width - 2 * MARGIN, 15)) {
+    element.append(text(MARGIN, y + 14, line, { "font-size": 15, fill: MUTED }));
+    y += 21;
+  }
+  y += 5;
+  setHeight(element, width, y);
   return element;
 }
 
