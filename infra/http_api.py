@@ -45,6 +45,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
+from infra.http_connections import Admission, guarded_protocol
 from services.api.bridge import connect_error
 from services.api.errors import resource_exhausted
 
@@ -268,8 +269,15 @@ async def start_http(
     reuse_port: bool,
     idle_seconds: float,
     max_connections: int,
+    max_connections_per_address: int,
 ) -> HttpServer:
-    """Starts serving ``app`` on ``listen`` (``host:port``; port 0 picks one)."""
+    """Starts serving ``app`` on ``listen`` (``host:port``; port 0 picks one).
+
+    A connection closes after ``idle_seconds`` without a request, or when a
+    request takes longer than that to arrive; one address holds at most
+    ``max_connections_per_address`` (0: no cap), and all at most
+    ``max_connections`` (``503`` beyond either).
+    """
     sock = _bound(listen, reuse_port=reuse_port)
     config = uvicorn.Config(
         app,
@@ -278,7 +286,7 @@ async def start_http(
         access_log=False,
         proxy_headers=False,
         server_header=False,
-        http="httptools",
+        http=guarded_protocol(Admission(max_connections_per_address, idle_seconds)),
         ws="none",
         timeout_keep_alive=max(1, round(idle_seconds)),
         limit_concurrency=max_connections,

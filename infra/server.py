@@ -243,6 +243,7 @@ async def create_server(
             reuse_port=settings.processes > 1,
             idle_seconds=settings.idle_seconds,
             max_connections=connection_limit(),
+            max_connections_per_address=settings.max_connections_per_address,
         )
     for service in SERVICES:
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

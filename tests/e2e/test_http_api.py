@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import http.client
 import secrets
+import socket
+import time
 from collections.abc import Iterator
 from urllib.parse import quote, urlsplit
 
@@ -405,3 +407,84 @@ def test_the_page_is_served_at_the_root_and_at_every_game_link(served: Server) -
     ):
         assert post(url, missing, b"", method="GET").status == 404
     assert post(url, "/", b"x", method="POST").status == 405
+
+
+def _silent(url: str) -> socket.socket:
+    parts = urlsplit(url)
+    return socket.create_connection((parts.hostname or "", parts.port or 0), timeout=10)
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the server closes ``sock`` within ``seconds`` (reading what it sent)."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_a_request_that_does_not_arrive_whole_in_time_loses_its_connection(
+    postgres_url: str,
+) -> None:
+    server = start_server(
+        postgres_url,
+        dev=True,
+        http=True,
+        heartbeat_seconds=0.5,
+        options=["--idle-seconds", "1"],
+    )
+    try:
+        url = _url(server)
+        silent = _silent(url)
+        headers = _silent(url)
+        headers.sendall(
+            b"POST /tabletop.v1.GameService/GetGame HTTP/1.1\r\nHost: x\r\n"
+        )
+        body = _silent(url)
+        body.sendall(
+            b"POST /tabletop.v1.GameService/GetGame HTTP/1.1\r\nHost: x\r\n"
+            b"content-type: application/proto\r\ncontent-length: 100\r\n\r\nab"
+        )
+        for sock in (silent, headers, body):
+            assert _closed_within(sock, 5)
+            sock.close()
+        # A stream is a request that arrived: it outlives the deadline.
+        name = create_qwirkle(server.stub).game.name
+        messages, ended = connect_stream(
+            url,
+            f"{SERVICE}/StreamGame",
+            api.StreamGameRequest(name=name, snapshot_first=True),
+            api.StreamGameResponse,
+            limit=3,  # the snapshot, then heartbeats every 0.5 s
+        )
+        assert ended is None
+        assert [m.WhichOneof("item") for m in messages] == [
+            "snapshot",
+            "heartbeat",
+            "heartbeat",
+        ]
+    finally:
+        assert server.stop() == 0
+
+
+def test_one_address_holds_at_most_its_share_of_connections(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLETOP_MAX_CONNECTIONS_PER_ADDRESS", "3")
+    server = start_server(postgres_url, dev=True, http=True)
+    try:
+        url = _url(server)
+        held = [_silent(url) for _ in range(3)]
+        time.sleep(0.2)
+        refused = post(url, "/", b"", method="GET")
+        assert refused.status == 503
+        assert b"Too many connections" in refused.body
+        held.pop().close()
+        time.sleep(0.2)
+        assert post(url, "/", b"", method="GET").status == 200
+        for sock in held:
+            sock.close()
+    finally:
+        assert server.stop() == 0
