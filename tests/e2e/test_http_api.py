@@ -112,7 +112,7 @@ def test_a_refusal_has_the_same_code_message_and_error_info_everywhere(
     with pytest.raises(grpc.RpcError) as over_grpc:
         served.stub.GetGame(bad, timeout=10)
     code, reason, metadata = error_of(over_grpc.value)
-    message = over_grpc.value.details()  # type: ignore[attr-defined]
+    message = over_grpc.value.details()
     refusals = [
         _refusal(
             lambda use_json=use_json: connect_unary(
