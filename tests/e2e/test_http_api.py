@@ -488,3 +488,28 @@ def test_one_address_holds_at_most_its_share_of_connections(
             sock.close()
     finally:
         assert server.stop() == 0
+
+
+def test_server_processes_share_the_http_port(postgres_url: str) -> None:
+    server = start_server(postgres_url, dev=True, http=True, processes=2)
+    try:
+        url = _url(server)
+        created = connect_unary(
+            url,
+            f"{SERVICE}/CreateGame",
+            api.CreateGameRequest(
+                game=game_pb2.Game(game_type=game_pb2.GAME_TYPE_QWIRKLE),
+                display_name="Ana",
+            ),
+            api.CreateGameResponse,
+        )
+        for _ in range(6):  # each a new connection: the kernel spreads them
+            game = connect_unary(
+                url,
+                f"{SERVICE}/GetGame",
+                api.GetGameRequest(name=created.game.name),
+                api.GetGameResponse,
+            ).game
+            assert game.name == created.game.name
+    finally:
+        assert server.stop() == 0
