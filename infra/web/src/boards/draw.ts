@@ -3,7 +3,8 @@
 // the one-line descriptions of the events every game has.
 import type { GameEvent } from "../gen/tabletop/v1/event_pb";
 import { UndoOutcome } from "../gen/tabletop/v1/event_pb";
-import type { BoardContext } from "./board";
+import type { Move } from "../gen/tabletop/v1/move_pb";
+import type { BoardContext, Picker } from "./board";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -356,4 +357,112 @@ export function contrast(hex: string): string {
   const g = (value >> 8) & 255;
   const b = value & 255;
   return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000000" : "#FFFFFF";
+}
+
+/**
+ * Makes a drawing playable by clicking: each target element stands for the
+ * legal moves that involve it. A first click on a target narrows the page's
+ * list of moves to its moves and outlines it; a second click on it plays its
+ * move when it has only one. A click on another target keeps the moves both
+ * involve (two halves make a match, a card and a match an upgrade): when one
+ * move is left it is played, when several the list shows them. A click
+ * elsewhere on the board shows every move again. Targets get `data-candidate`
+ * (the number of their moves) and `data-selected` while chosen.
+ */
+export function pickOn(
+  drawing: SVGSVGElement,
+  picker: Picker,
+  targets: readonly (readonly [Element, readonly Move[]])[],
+): HTMLElement {
+  const wrapper = document.createElement("div");
+  wrapper.className = "board-pick";
+  wrapper.append(drawing);
+  let selected: Element[] = [];
+  let narrowed: readonly Move[] = picker.moves;
+  let marks: SVGElement[] = [];
+  const clear = (): void => {
+    for (const mark of marks) mark.remove();
+    for (const element of selected) element.removeAttribute("data-selected");
+    marks = [];
+    selected = [];
+    narrowed = picker.moves;
+  };
+  const select = (element: Element, moves: readonly Move[]): void => {
+    selected.push(element);
+    element.setAttribute("data-selected", "");
+    const mark = outline(element);
+    if (mark) marks.push(mark);
+    narrowed = moves;
+    picker.narrow(moves);
+  };
+  for (const [element, moves] of targets) {
+    const only = moves.length === 1 ? moves[0] : undefined;
+    if (moves.length === 0) continue;
+    element.setAttribute("data-candidate", String(moves.length));
+    if (element instanceof SVGElement) element.style.cursor = "pointer";
+    element.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (selected.includes(element)) {
+        if (only && selected.length === 1) picker.choose(only);
+        return;
+      }
+      if (selected.length > 0) {
+        const both = moves.filter((move) => narrowed.includes(move));
+        const single = both.length === 1 ? both[0] : undefined;
+        if (single) {
+          picker.choose(single);
+          return;
+        }
+        if (both.length > 1) {
+          select(element, both);
+          return;
+        }
+      }
+      clear();
+      select(element, moves);
+    });
+  }
+  drawing.addEventListener("click", () => {
+    if (selected.length === 0) return;
+    clear();
+    picker.narrow(picker.moves);
+  });
+  return wrapper;
+}
+
+/** Outlines an element drawn in the page (its bounding box, a little larger). */
+function outline(element: Element): SVGElement | undefined {
+  if (!(element instanceof SVGGraphicsElement) || !element.parentNode) return undefined;
+  const box = element.getBBox();
+  const mark = svg("rect", {
+    x: box.x - 3,
+    y: box.y - 3,
+    width: box.width + 6,
+    height: box.height + 6,
+    rx: 5,
+    fill: "none",
+    stroke: "#e65100",
+    "stroke-width": 3.5,
+    "pointer-events": "none",
+  });
+  element.parentNode.append(mark);
+  return mark;
+}
+
+/** The elements of a drawing whose `attribute` is `value` exactly. */
+export function findAll(drawing: Element, attribute: string, value: string): Element[] {
+  return [...drawing.querySelectorAll(`[${attribute}]`)].filter((e) => e.getAttribute(attribute) === value);
+}
+
+/** Groups moves by a key; a move with no key is left out. */
+export function movesBy(moves: readonly Move[], key: (move: Move) => readonly string[]): Map<string, Move[]> {
+  const out = new Map<string, Move[]>();
+  for (const move of moves) {
+    for (const k of new Set(key(move))) {
+      const list = out.get(k);
+      if (list) list.push(move);
+      else out.set(k, [move]);
+    }
+  }
+  return out;
 }

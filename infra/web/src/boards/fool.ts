@@ -11,7 +11,7 @@ import {
   type FoolPublicState,
   type FoolView,
 } from "../gen/tabletop/v1/fool_pb";
-import type { Board, BoardContext } from "./board";
+import type { Board, BoardContext, Picker } from "./board";
 import {
   INK,
   MUTED,
@@ -20,11 +20,14 @@ import {
   chip,
   clip,
   describeCommon,
+  findAll,
   isWide,
   listNames,
+  movesBy,
   nameOf,
   nameOfSeat,
   num,
+  pickOn,
   plural,
   root,
   setHeight,
@@ -467,4 +470,25 @@ function label(move: Move, _context: BoardContext): string {
   return "Move";
 }
 
-export const board: Board = { draw, describe, label };
+/** The table with the player's hand to click: a card once to pick it, again to play it. */
+function interactive(game: Game, context: BoardContext, picker: Picker): HTMLElement {
+  const drawing = draw(game, context);
+  const me = context.me || game.caller;
+  const display = game.players.find((p) => p.name === me)?.displayName ?? "";
+  const byCard = movesBy(picker.moves, (move) =>
+    move.game.case === "fool" && move.game.value.action.case === "playCard" && move.game.value.action.value.card
+      ? [cardId(move.game.value.action.value.card)]
+      : [],
+  );
+  const targets: (readonly [Element, readonly Move[]])[] = [];
+  for (const zone of findAll(drawing, "data-zone", `hand ${display}`)) {
+    for (const element of zone.querySelectorAll("[data-piece]")) {
+      const moves = byCard.get((element.getAttribute("data-piece") ?? "").replace(/^card /, ""));
+      if (moves) targets.push([element, moves]);
+      else if (picker.moves.length > 0) element.setAttribute("opacity", "0.45");
+    }
+  }
+  return pickOn(drawing, picker, targets);
+}
+
+export const board: Board = { draw, describe, label, interactive };

@@ -11,7 +11,7 @@ import {
   type GnomingARoundView,
 } from "../gen/tabletop/v1/gnoming_a_round_pb";
 import type { Move } from "../gen/tabletop/v1/move_pb";
-import type { Board, BoardContext } from "./board";
+import type { Board, BoardContext, Picker } from "./board";
 import {
   MUTED,
   TABLE,
@@ -20,11 +20,14 @@ import {
   clip,
   describeCommon,
   facedownPile,
+  findAll,
   isWide,
   listNames,
+  movesBy,
   nameOf,
   nameOfSeat,
   num,
+  pickOn,
   plural,
   root,
   setHeight,
@@ -270,10 +273,11 @@ function layoutBlock(
     const y = gy + Math.floor(position / 3) * (CARD_H + GAP);
     const slot = layout?.positions[position];
     const hidden = revealed?.[position];
-    if (slot && !slot.faceDown && slot.card) group.append(faceCard(x, y, slot.card));
+    const place = svg("g", { "data-position": position });
+    if (slot && !slot.faceDown && slot.card) place.append(faceCard(x, y, slot.card));
     else if (hidden) {
-      group.append(faceCard(x, y, hidden));
-      group.append(
+      place.append(
+        faceCard(x, y, hidden),
         svg("rect", {
           x: x + 2,
           y: y + 2,
@@ -286,10 +290,10 @@ function layoutBlock(
           "stroke-dasharray": "3 2",
         }),
       );
-    } else if (slot) group.append(cardBack(x, y, CARD_W, CARD_H));
-    else group.append(emptySlot(x, y));
+    } else if (slot) place.append(cardBack(x, y, CARD_W, CARD_H));
+    else place.append(emptySlot(x, y));
     if (filled.includes(position)) {
-      group.append(
+      place.append(
         svg("rect", {
           x: x - 2,
           y: y - 2,
@@ -297,11 +301,13 @@ function layoutBlock(
           height: CARD_H + 4,
           rx: 7,
           fill: "none",
-          stroke: "#e65100",
+          stroke: "#00897b",
           "stroke-width": 2.5,
+          "stroke-dasharray": "6 3",
         }),
       );
     }
+    group.append(place);
   }
   const total = pub?.totals[seat] ?? 0;
   const lastRound = pub?.roundResults[pub.roundResults.length - 1];
@@ -475,4 +481,52 @@ function label(move: Move, _context: BoardContext): string {
   }
 }
 
-export const board: Board = { draw, describe, label };
+/** What a move involves on the table: a place of the player's layout, a pile or the card in hand. */
+function involved(move: Move): string[] {
+  if (move.game.case !== "gnomingARound") return [];
+  const action = move.game.value.action;
+  switch (action.case) {
+    case "flipInitial":
+      return action.value.positions.map((p) => `place ${p}`);
+    case "keep":
+    case "bounce":
+    case "hazardFlip":
+      return [`place ${action.value.position}`];
+    case "drawFromPile":
+      return ["draw pile"];
+    case "takeFromDiscard":
+      return [`discard pile ${action.value.pile}`];
+    case "discard":
+      return [action.value.pile ? `discard pile ${action.value.pile}` : "in hand"];
+    case "reject":
+    case "stopBounce":
+      return ["in hand"];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The table with what the player may click: the places of their layout, the
+ * draw pile, the discard piles and the card in hand; a first click lists the
+ * moves that use it, a second plays the only one.
+ */
+function interactive(game: Game, context: BoardContext, picker: Picker): HTMLElement {
+  const drawing = draw(game, context);
+  const me = context.me || game.caller;
+  const display = game.players.find((p) => p.name === me)?.displayName ?? "";
+  const byThing = movesBy(picker.moves, involved);
+  const targets: (readonly [Element, readonly Move[]])[] = [];
+  const add = (element: Element | undefined, key: string): void => {
+    const moves = byThing.get(key);
+    if (element && moves) targets.push([element, moves]);
+  };
+  for (const zone of findAll(drawing, "data-zone", `layout ${display}`)) {
+    for (const place of zone.querySelectorAll("[data-position]")) add(place, `place ${place.getAttribute("data-position")}`);
+  }
+  add([...drawing.querySelectorAll("[data-piece]")].find((e) => e.getAttribute("data-piece")?.startsWith("draw pile")), "draw pile");
+  for (const key of ["discard pile 1", "discard pile 2", "in hand"]) add(findAll(drawing, "data-zone", key)[0], key);
+  return pickOn(drawing, picker, targets);
+}
+
+export const board: Board = { draw, describe, label, interactive };

@@ -16,7 +16,7 @@ import {
   type HuesAndCuesView,
 } from "../gen/tabletop/v1/hues_and_cues_pb";
 import type { Move } from "../gen/tabletop/v1/move_pb";
-import type { Board, BoardContext } from "./board";
+import type { Board, BoardContext, Picker } from "./board";
 import {
   MUTED,
   PLAYER_COLORS,
@@ -26,7 +26,9 @@ import {
   describeCommon,
   isWide,
   listNames,
+  movesBy,
   nameOf,
+  pickOn,
   plural,
   root,
   seatOf,
@@ -67,7 +69,7 @@ function geometry(wide: boolean): Geometry {
   const ch = wide ? CELL : 18;
   return {
     wide,
-    width: wide ? boardWidth + 230 : boardWidth + 8,
+    width: wide ? boardWidth + 240 : boardWidth + 8,
     boardWidth,
     across,
     down,
@@ -400,7 +402,7 @@ function players(
       );
       const badge =
         player.name === view.cueGiver && view.phase !== HuesAndCuesPhase.GAME_OVER
-          ? chip(nameX + 62, cy + 28, "gives the cues", "#222222", "#ffffff", 13)
+          ? chip(nameX + 62, cy + 28, "cue giver", "#222222", "#ffffff", 13)
           : game.winners.includes(player.name)
             ? chip(nameX + 62, cy + 28, "★ won", "#8a6d00", "#ffffff", 13)
             : player.resigned
@@ -614,4 +616,25 @@ function label(move: Move, _context: BoardContext): string {
   }
 }
 
-export const board: Board = { draw, describe, label };
+/**
+ * The board with its squares to click: a guesser picks the square of a guess
+ * (a second click on it places the piece), the cue giver the target, whose
+ * cues the page then lists.
+ */
+function interactive(game: Game, context: BoardContext, picker: Picker): HTMLElement {
+  const drawing = draw(game, context);
+  const bySquare = movesBy(picker.moves, (move) => {
+    if (move.game.case !== "huesAndCues") return [];
+    const action = move.game.value.action;
+    if (action.case === "placeGuess") return [action.value.square?.id ?? ""];
+    if (action.case === "giveFirstCue") return [action.value.target?.id ?? ""];
+    return [];
+  });
+  const targets = [...drawing.querySelectorAll("[data-square]")].flatMap((element) => {
+    const moves = bySquare.get(element.getAttribute("data-square") ?? "");
+    return moves ? [[element, moves] as const] : [];
+  });
+  return pickOn(drawing, picker, targets);
+}
+
+export const board: Board = { draw, describe, label, interactive };

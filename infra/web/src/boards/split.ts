@@ -13,7 +13,7 @@ import {
   type SplitScoreSheet,
   type SplitView,
 } from "../gen/tabletop/v1/split_pb";
-import type { Board, BoardContext } from "./board";
+import type { Board, BoardContext, Picker } from "./board";
 import {
   MUTED,
   TABLE,
@@ -22,13 +22,16 @@ import {
   clip,
   describeCommon,
   facedownPile,
+  findAll,
   isWide,
   listNames,
+  movesBy,
   nameOf,
   nameOfSeat,
+  num,
+  pickOn,
   plural,
   root,
-  num,
   setHeight,
   svg,
   text,
@@ -535,4 +538,69 @@ function label(move: Move, context: BoardContext): string {
   }
 }
 
-export const board: Board = { draw, describe, label };
+/** What a move involves on the table: cards of the hand, the draw pile, the discard row, matches, seats. */
+function involved(move: Move): string[] {
+  if (move.game.case !== "split") return [];
+  const action = move.game.value.action;
+  switch (action.case) {
+    case "drawFromPile":
+      return ["draw pile"];
+    case "resolveStrongBonus":
+      return action.value.draw ? ["draw pile"] : [];
+    case "takeFromDiscard": {
+      const play = action.value.play;
+      const used = play.case === "partner" ? `card ${play.value.id}` : play.case === "matchId" ? `match ${play.value}` : "";
+      return [`row ${action.value.index}`, used];
+    }
+    case "makeMatch":
+      return [`card ${action.value.cardA?.id ?? ""}`, `card ${action.value.cardB?.id ?? ""}`];
+    case "upgrade":
+      return [`card ${action.value.card?.id ?? ""}`, `match ${action.value.matchId}`];
+    case "choosePenaltyTarget":
+      return [`seat ${action.value.targetSeat}`];
+    case "resolveWeakBonus":
+      return action.value.ownMatchId ? [`match ${action.value.ownMatchId}`, `match ${action.value.otherMatchId}`] : [];
+    case "discard":
+      return [`card ${action.value.card?.id ?? ""}`];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The table with what the player may click: a card of their hand, the draw
+ * pile, a card of the discard row, a match, another player's area (for a
+ * negative mark); a first click lists the moves that use it, a second plays
+ * the only one.
+ */
+function interactive(game: Game, context: BoardContext, picker: Picker): HTMLElement {
+  const drawing = draw(game, context);
+  const me = context.me || game.caller;
+  const byThing = movesBy(picker.moves, involved);
+  const targets: (readonly [Element, readonly Move[]])[] = [];
+  const add = (element: Element | undefined, key: string): void => {
+    const moves = byThing.get(key);
+    if (element && moves) targets.push([element, moves]);
+  };
+  for (const player of game.players) {
+    if (player.name === me) {
+      for (const zone of findAll(drawing, "data-zone", `hand ${player.displayName}`)) {
+        for (const card of zone.querySelectorAll("[data-piece]")) add(card, card.getAttribute("data-piece") ?? "");
+      }
+    } else {
+      add(findAll(drawing, "data-zone", `seat ${player.displayName}`)[0], `seat ${player.seat}`);
+    }
+  }
+  const pieces = [...drawing.querySelectorAll("[data-piece]")];
+  add(pieces.find((e) => e.getAttribute("data-piece")?.startsWith("draw pile")), "draw pile");
+  for (const row of findAll(drawing, "data-zone", "discard row")) {
+    row.querySelectorAll("[data-piece]").forEach((card, index) => add(card, `row ${index}`));
+  }
+  for (const match of pieces) {
+    const words = (match.getAttribute("data-piece") ?? "").split(" ");
+    if (words[0] === "match") add(match, `match ${words[1]}`);
+  }
+  return pickOn(drawing, picker, targets);
+}
+
+export const board: Board = { draw, describe, label, interactive };
