@@ -48,7 +48,7 @@ ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: help venv install proto web tools lint test serve fmt clean distclean pg-stop breaking \
-	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert \
+	bench bench-rules bench-length bench-fanout bench-moves bench-rpc bench-convert bench-http \
 	bench-my-games soak
 
 help:
@@ -64,6 +64,7 @@ help:
 	@echo "make bench-length load times of games of 10 to 10,000 events on PostgreSQL"
 	@echo "make bench-fanout how fast moves reach 1,000 spectators of a real server"
 	@echo "make bench-moves  moves/s, latency and server CPU per move at 1, 8, 64 clients, beside pgbench"
+	@echo "make bench-http   server CPU per call over gRPC, Connect and gRPC-Web"
 	@echo "make bench-rpc    server CPU per bare gRPC call: the RPC layer's floor"
 	@echo "make bench-convert CPU per view and per event turned into messages, per game"
 	@echo "make bench-my-games ListMyGames for a player with 1,000 games"
@@ -180,6 +181,9 @@ bench-my-games: $(INSTALL_STAMP) $(GEN_FILES)
 	bash .ci/ensure-postgres
 	set -a; . $(PG_ENV); set +a; $(BIN)/python -m bench.my_games $(BENCH_ARGS)
 
+bench-http: $(INSTALL_STAMP) $(GEN_FILES)
+	$(BIN)/python -m bench.http_calls $(BENCH_ARGS)
+
 bench-rpc: $(INSTALL_STAMP) $(BENCH_NODE_STAMP)
 	$(BIN)/python bench/rpc_floor.py $(BENCH_ARGS)
 
@@ -197,6 +201,7 @@ bench: $(INSTALL_STAMP) $(GEN_FILES) $(BENCH_NODE_STAMP)
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-length BENCH_ARGS="--kept 800 --keep-memory 64MiB"
 	$(MAKE) --no-print-directory bench-rpc BENCH_ARGS=
+	$(MAKE) --no-print-directory bench-http BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-my-games BENCH_ARGS=
 	$(MAKE) --no-print-directory bench-fanout BENCH_ARGS="--baseline $(BASELINE)"
 	$(MAKE) --no-print-directory bench-moves BENCH_ARGS="--baseline $(BASELINE) --processes 1,auto"
