@@ -190,6 +190,34 @@ export function chip(
   return { element, width };
 }
 
+/**
+ * Badges (chips of a label on a colour) from (x, y) rightwards, carried to a
+ * new line at `wrapX` when one would pass `maxX`; returns the height added.
+ */
+export function badgeRow(
+  parent: SVGElement,
+  x: number,
+  y: number,
+  maxX: number,
+  wrapX: number,
+  badges: readonly (readonly [string, string])[],
+  size = 14,
+): number {
+  let bx = x;
+  let added = 0;
+  for (const [label, fill] of badges) {
+    const width = textWidth(label, size) * 1.1 + size;
+    if (bx + width > maxX && bx > wrapX) {
+      bx = wrapX;
+      added += size * 1.8;
+    }
+    const made = chip(bx, y + added, label, fill, "#ffffff", size);
+    parent.append(made.element);
+    bx += made.width + 6;
+  }
+  return added;
+}
+
 /** A rough width of a line of text in the UI font, for laying out without measuring. */
 export function textWidth(content: string, size: number): number {
   let units = 0;

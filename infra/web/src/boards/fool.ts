@@ -16,8 +16,8 @@ import {
   INK,
   MUTED,
   TABLE,
+  badgeRow,
   cardBack,
-  chip,
   clip,
   describeCommon,
   findAll,
@@ -196,7 +196,7 @@ function trickArea(
   }
   const discNote = holders.length ? `Fool: ${listNames(holders)} (sits out)` : "Fool disc in the centre";
   group.append(
-    text(dx - (inCentre ? 4 : 0), y0 + 28, clip(discNote, 250, 16), { "text-anchor": "end", "font-size": 16, fill: "#f3e5f5" }),
+    text(dx - (inCentre ? 4 : 0), y0 + 28, clip(discNote, Math.max(120, tableWidth - 2 * MARGIN - 320), 16), { "text-anchor": "end", "font-size": 16, fill: "#f3e5f5" }),
   );
   const step = CARD_W + 28;
   const perLine = Math.max(1, Math.floor((tableWidth - 2 * MARGIN - 24 + 28) / step));
@@ -290,18 +290,14 @@ function seatArea(
   if (pub?.leader === name && !fool && (pub?.trick.length ?? 0) > 0) badges.push(["led", "#2f6b47"]);
   if (game.winners.includes(name)) badges.push(["★ won", "#8a6d00"]);
   if (player?.resigned) badges.push(["bot", "#777777"]);
-  for (const [label, fill] of badges) {
-    const made = chip(bx, y - 3, label, fill, "#ffffff", 14);
-    group.append(made.element);
-    bx += made.width + 6;
-  }
+  const added = badgeRow(group, bx, y - 3, x + width - 100, x + 10, badges);
   const score = pub?.scores[seat] ?? player?.score ?? 0;
   const tens = pub?.tenCounts[seat] ?? 0;
   group.append(
     text(x + width - 10, y, `${num(score)} pts`, { "text-anchor": "end", "font-size": 22, "font-weight": 700 }),
     text(x + width - 10, y + 22, `+10 × ${tens}`, { "text-anchor": "end", "font-size": 16, fill: MUTED }),
   );
-  y += 12;
+  y += 12 + added;
   const hand = svg("g", { "data-zone": `hand ${display}` });
   const revealed = (pub?.revealedHands.length ?? 0) > 0 ? pub?.revealedHands[seat] : undefined;
   const own = mine ? view.privateState?.hand : undefined;

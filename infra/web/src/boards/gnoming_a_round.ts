@@ -15,8 +15,8 @@ import type { Board, BoardContext, Picker } from "./board";
 import {
   MUTED,
   TABLE,
+  badgeRow,
   cardBack,
-  chip,
   clip,
   describeCommon,
   facedownPile,
@@ -222,7 +222,7 @@ function middle(
   }
   if (pub.removedHazards.length) {
     const hx = tableWidth - MARGIN - 76;
-    group.append(label(hx - 10, "Hazards out"));
+    group.append(text(tableWidth - MARGIN, y0 + 14, "Hazards out", { "text-anchor": "end", "font-size": 16, fill: MUTED }));
     const out = svg("g", { "data-zone": "hazards out" });
     pub.removedHazards.forEach((card, i) => out.append(faceCard(hx + i * 10, top + i * 4, card, 30, 43)));
     group.append(out);
@@ -312,27 +312,23 @@ function layoutBlock(
   const total = pub?.totals[seat] ?? 0;
   const lastRound = pub?.roundResults[pub.roundResults.length - 1];
   const ty = gy + 3 * (CARD_H + GAP) + 16;
-  group.append(text(x0 + 8, ty, `Total ${num(total)}`, { "font-size": 16, "font-weight": 700 }));
+  group.append(text(x0 + 7, ty, `Total ${num(total)}`, { "font-size": 15, "font-weight": 700 }));
   if (lastRound) {
     const note = `R${lastRound.round} ${num(lastRound.scores[seat] ?? 0)}`;
-    group.append(text(x0 + BLOCK_W - 8, ty, note, { "text-anchor": "end", "font-size": 14, fill: MUTED }));
+    group.append(text(x0 + BLOCK_W - 6, ty, note, { "text-anchor": "end", "font-size": 12, fill: MUTED }));
   }
   const badges: [string, string][] = [];
   if (pub?.startingPlayer === name) badges.push(["started", "#455a64"]);
   if (pub?.roundEndTrigger === name) badges.push(["went out", "#e65100"]);
   if (game.winners.includes(name)) badges.push(["★ won", "#8a6d00"]);
   if (player?.resigned) badges.push(["bot", "#777777"]);
-  let bx = x0 + 8;
-  for (const [label, fill] of badges) {
-    const made = chip(bx, ty + 21, label, fill, "#ffffff", 12);
-    group.append(made.element);
-    bx += made.width + 4;
-  }
+  badgeRow(group, x0 + 8, ty + 21, x0 + BLOCK_W - 6, x0 + 8, badges, 12);
   return group;
 }
 
+/** A layout block's height: name, the nine places, the total and up to two lines of badges. */
 function blockHeight(): number {
-  return 32 + 3 * (CARD_H + GAP) + 46;
+  return 32 + 3 * (CARD_H + GAP) + 66;
 }
 
 function draw(game: Game, context: BoardContext): SVGSVGElement {

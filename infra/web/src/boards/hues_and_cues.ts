@@ -446,8 +446,11 @@ function header(geo: Geometry, game: Game, view: HuesAndCuesView, context: Board
           ? `Round ${view.round} of ${view.regularRounds}`
           : `Round ${view.round}/${view.regularRounds}`;
   const phase = PHASE_NAMES[view.phase] ?? "";
-  let y = sizes.title + 4;
-  group.append(text(MARGIN, y, `${rounds}${phase ? ` · ${phase}` : ""}`, { "font-size": sizes.title, "font-weight": 700 }));
+  let y = 4;
+  for (const line of wrap(`${rounds}${phase ? ` · ${phase}` : ""}`, width, sizes.title * 1.1)) {
+    y += sizes.title * 1.2;
+    group.append(text(MARGIN, y, line, { "font-size": sizes.title, "font-weight": 700 }));
+  }
   for (const line of wrap(waitingFor(game, view, context), width, sizes.line)) {
     y += sizes.line * 1.45;
     group.append(text(MARGIN, y, line, { "font-size": sizes.line }));

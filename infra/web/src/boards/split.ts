@@ -17,8 +17,8 @@ import type { Board, BoardContext, Picker } from "./board";
 import {
   MUTED,
   TABLE,
+  badgeRow,
   cardBack,
-  chip,
   clip,
   describeCommon,
   facedownPile,
@@ -310,17 +310,13 @@ function seatArea(
   group.append(background);
   const title = `${acting ? "▶ " : ""}${display}${mine ? " (you)" : ""}`;
   group.append(text(x + 10, y, clip(title, 300, 22), { "font-size": 22, "font-weight": 700 }));
-  let bx = x + 22 + Math.min(300, textWidth(title, 22) * 1.12);
   const badges: [string, string][] = [];
   if (pub?.dealer === name) badges.push(["dealer", "#455a64"]);
   if (pub?.lateMelders.includes(name)) badges.push(["late meld", "#6a1b9a"]);
   if (pub?.winners.includes(name)) badges.push(["★ won", "#8a6d00"]);
   if (player?.resigned) badges.push(["bot", "#777777"]);
-  for (const [label, fill] of badges) {
-    const made = chip(bx, y - 3, label, fill, "#ffffff", 14);
-    group.append(made.element);
-    bx += made.width + 6;
-  }
+  const bx = x + 22 + Math.min(300, textWidth(title, 22) * 1.12);
+  const added = badgeRow(group, bx, y - 3, x + width - 110, x + 10, badges);
   const sheet = pub?.scoreSheets[seat];
   group.append(
     text(x + width - 10, y, `${num(sheet?.total ?? player?.score ?? 0)} pts`, {
@@ -329,7 +325,7 @@ function seatArea(
       "font-weight": 700,
     }),
   );
-  y += 14;
+  y += 14 + added;
 
   // The hand: the owner's cards, every hand once shown at a round's end, else backs.
   const revealed = pub?.revealedHands[seat];
