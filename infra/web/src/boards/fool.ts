@@ -239,9 +239,31 @@ function trickArea(
     group.append(text(MARGIN + 12, top + 22, "No card in the trick", { "font-size": 17, fill: "#e8f5e9", "font-style": "italic" }));
   }
   const lines = Math.ceil(places.length / perLine);
-  const height = lines ? 46 + lines * (CARD_H + 34) + 4 : 46 + 36;
+  let height = lines ? 46 + lines * (CARD_H + 34) + 4 : 46 + 36;
+  // The trick just won, from the last move's events, while the next is empty.
+  const last = pub.trick.length === 0 ? lastTrick(context) : "";
+  if (last) {
+    for (const line of wrap(last, tableWidth - 2 * MARGIN - 24, 16)) {
+      group.append(text(MARGIN + 12, y0 + height + 8, line, { "font-size": 16, fill: "#e8f5e9" }));
+      height += 22;
+    }
+    height += 6;
+  }
   panel.setAttribute("height", String(height));
   return { element: group, height };
+}
+
+/** The trick the last move completed, in words; "" when it completed none. */
+function lastTrick(context: BoardContext): string {
+  for (const event of context.recent ?? []) {
+    if (event.event.case !== "fool" || event.event.value.event.case !== "trickResolved") continue;
+    const trick = event.event.value.event.value;
+    const won = trick.cards.find((c) => c.player === trick.winner)?.card;
+    const fools = trick.fools.map((f) => nameOf(context, f));
+    const fool = fools.length ? `; ${listNames(fools)} ${fools.length > 1 ? "are the Fools" : "is the Fool"}` : "";
+    return `Last trick: ${nameOf(context, trick.winner)} won with ${cardName(won)}${fool}`;
+  }
+  return "";
 }
 
 /** One player's row: name and badges, score and +10s, then their hand. */

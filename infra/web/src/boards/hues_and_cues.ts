@@ -334,7 +334,24 @@ function boardGroup(
   if (showLast && last?.target) group.append(targetAndFrame(geo, last.target, false));
   else if (view.target) group.append(targetAndFrame(geo, view.target, view.cueGiver === me));
   const pieces = showLast && last ? last.pieces.flatMap((scored) => (scored.piece ? [scored.piece] : [])) : view.pieces;
+  // The piece the last move placed gets a ring.
+  const placed = new Set(
+    (context.recent ?? []).flatMap((event) =>
+      event.event.case === "huesAndCues" && event.event.value.event.case === "guessPlaced"
+        ? [event.event.value.event.value.piece?.square?.id ?? ""]
+        : [],
+    ),
+  );
   for (const piece of pieces) {
+    const id = piece.square?.id ?? "";
+    if (!showLast && placed.has(id)) {
+      const corner = geo.at(piece.square?.row ?? 0, piece.square?.column ?? 0);
+      const ring = { cx: corner.x + geo.cw / 2, cy: corner.y + geo.ch / 2, r: Math.min(geo.cw, geo.ch) / 2 + 4, fill: "none" };
+      group.append(
+        svg("g", { "data-recent": id }, svg("circle", { ...ring, stroke: "#000000", "stroke-width": 4 }),
+          svg("circle", { ...ring, stroke: "#ffffff", "stroke-width": 2 })),
+      );
+    }
     group.append(cone(geo, piece, letters.get(piece.player) ?? "?", context, showLast && !over));
   }
   return { element: group, height: 22 + gridHeight + 24 };
