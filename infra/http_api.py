@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import re
 import socket
+import time
 from collections.abc import (
     Awaitable,
     Callable,
@@ -124,6 +127,10 @@ def http_app(
             if scope["method"] != "POST":
                 await _respond(send, 405, b"RPCs take POST", ((b"allow", b"POST"),))
                 return
+            refusal = _unreadable(scope.get("headers", ()))
+            if refusal is not None:
+                await _respond(send, *refusal, ())
+                return
             await api(scope, _bounded(scope, receive, max_request_bytes), send)
             return
         if scope["method"] not in ("GET", "HEAD"):
@@ -141,6 +148,31 @@ def http_app(
         expose_headers=list(EXPOSED_HEADERS),
         max_age=PREFLIGHT_SECONDS,
     )
+
+
+# gRPC-Web's timeout: at most 8 digits and a unit (the gRPC specification).
+_GRPC_TIMEOUT = re.compile(rb"[0-9]{1,8}[HMSmun]")
+
+
+def _unreadable(headers: Iterable[tuple[bytes, bytes]]) -> tuple[int, bytes] | None:
+    """Returns the status and text refusing headers connect-python cannot read.
+
+    It would answer them ``500`` (``unknown``), quoting Python's complaint.
+    """
+    for name, value in headers:
+        try:
+            value.decode()
+        except UnicodeDecodeError:
+            return 400, b"A header value is not UTF-8 text."
+        if (
+            name == b"content-type"
+            and value.startswith(b"application/grpc")
+            and not (value.startswith(b"application/grpc-web"))
+        ):
+            return 415, b"gRPC over HTTP/2 is served on the gRPC port (--listen)."
+        if name == b"grpc-timeout" and not _GRPC_TIMEOUT.fullmatch(value):
+            return 400, b"grpc-timeout is at most 8 digits and a unit (H M S m u n)."
+    return None
 
 
 def _page(web_root: Path) -> App:
@@ -292,11 +324,43 @@ async def start_http(
         limit_concurrency=max_connections,
     )
     config.load()
+    _throttle_uvicorn_log()
     server = uvicorn.Server(config)
     server.lifespan = config.lifespan_class(config)
     await server.startup(sockets=[sock])
     task = asyncio.create_task(server.main_loop(), name="tabletop-http")
     return HttpServer(server, sock, task)
+
+
+class _Throttle(logging.Filter):
+    """Passes at most one record a second; the next says how many it dropped.
+
+    uvicorn logs a line for each malformed request or refused upgrade, which
+    any client may send as fast as it connects.
+    """
+
+    def __init__(self, interval: float = 1.0) -> None:
+        super().__init__()
+        self._interval = interval
+        self._last = -math.inf
+        self._dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        if now - self._last < self._interval:
+            self._dropped += 1
+            return False
+        if self._dropped:
+            record.msg = f"{record.msg} ({self._dropped} more like this dropped)"
+            self._dropped = 0
+        self._last = now
+        return True
+
+
+def _throttle_uvicorn_log() -> None:
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _Throttle) for f in logger.filters):
+        logger.addFilter(_Throttle())
 
 
 def _bound(listen: str, *, reuse_port: bool) -> socket.socket:

@@ -110,7 +110,13 @@ class HttpCall:
     It gives them what they ask of ``grpc.aio.ServicerContext``: the caller's
     metadata and address, and aborting with a status, which it keeps for the
     answer (``error``) and for the guards that look at how a call ended.
+
+    Its connection was counted for its address when it opened and is
+    forgotten when it closes (infra/http_connections.py), so the gRPC port's
+    connection count (services/api/connections.py) leaves it out.
     """
+
+    connection_counted = True
 
     def __init__(
         self, peer: str, metadata: tuple[tuple[str, str | bytes], ...]

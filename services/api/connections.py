@@ -216,7 +216,9 @@ class HeldOpen(GuardingInterceptor):
         self, context: Any, address: str, port: str
     ) -> AsyncIterator[None]:
         counts = self._connections
-        if counts is None or not port:
+        # The HTTP port counts its connections as they open and close
+        # (infra/http_connections.py): a call knows it by this attribute.
+        if counts is None or not port or getattr(context, "connection_counted", False):
             yield
             return
         if not counts.enter(address, port):

@@ -804,3 +804,133 @@ def test_odd_but_well_formed_headers_get_a_client_error_never_a_fault(
         )
         if answer.headers.get("content-type") == "application/json":
             assert connect_error(answer.body).code not in ("internal", "unknown")
+
+
+def _raw(url: str) -> socket.socket:
+    parts = urlsplit(url)
+    sock = socket.create_connection((parts.hostname or "", parts.port or 0), timeout=30)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def _rss_mib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:  # noqa: PTH123
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) // 1024
+    msg = "no VmRSS"
+    raise AssertionError(msg)
+
+
+def _status_line(sock: socket.socket) -> bytes:
+    with contextlib.suppress(OSError):
+        return sock.makefile("rb").readline()
+    return b""
+
+
+def test_a_header_block_of_half_a_million_lines_is_refused_unread(
+    served: Server,
+) -> None:
+    before = _rss_mib(served.process.pid)
+    sock = _raw(_url(served))
+    sock.sendall(b"POST /tabletop.v1.GameService/ListGameTypes HTTP/1.1\r\nHost: x\r\n")
+    block = b"".join(b"x-h%d: a\r\n" % i for i in range(10_000))
+    with contextlib.suppress(OSError):  # the server closes the connection
+        for _ in range(50):
+            sock.sendall(block)
+        sock.sendall(b"content-type: application/proto\r\ncontent-length: 0\r\n\r\n")
+    status = _status_line(sock)
+    sock.close()
+    assert status.startswith(b"HTTP/1.1 431") or status == b""
+    assert _rss_mib(served.process.pid) - before < 20
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        (b"GET /", b" HTTP/1.1\r\nHost: x\r\n\r\n"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nx-big: ", b"\r\n\r\n"),
+    ],
+    ids=["url", "header value"],
+)
+def test_an_eight_megabyte_url_or_header_value_is_refused(
+    served: Server, head: bytes, tail: bytes
+) -> None:
+    sock = _raw(_url(served))
+    sock.sendall(head)
+    with contextlib.suppress(OSError):
+        for _ in range(8):
+            sock.sendall(b"a" * (1 << 20))
+        sock.sendall(tail)
+    status = _status_line(sock)
+    sock.close()
+    assert status.startswith(b"HTTP/1.1 431") or status == b""
+
+
+@pytest.mark.parametrize(
+    ("header", "status"),
+    [
+        (b"content-type: application/grpc", b"415"),
+        (b"content-type: application/grpc-web+proto\r\ngrpc-timeout: soon", b"400"),
+        (
+            b"content-type: application/grpc-web+proto\r\ngrpc-timeout: 999999999S",
+            b"400",
+        ),
+        (b"content-type: application/proto\r\nx-name: \xe9", b"400"),
+    ],
+    ids=["plain gRPC", "a timeout in words", "a nine-digit timeout", "latin-1"],
+)
+def test_headers_the_protocol_library_cannot_read_are_refused_in_words(
+    served: Server, header: bytes, status: bytes
+) -> None:
+    sock = _raw(_url(served))
+    sock.sendall(
+        b"POST /tabletop.v1.GameService/ListGameTypes HTTP/1.1\r\nHost: x\r\n"
+        + header
+        + b"\r\ncontent-length: 5\r\nconnection: close\r\n\r\n\x00\x00\x00\x00\x00"
+    )
+    answer = b""
+    while chunk := sock.recv(65536):
+        answer += chunk
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 " + status), answer[:200]
+
+
+def test_closed_connections_are_not_counted_against_the_address(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLETOP_MAX_CONNECTIONS_PER_ADDRESS", "3")
+    server = start_server(postgres_url, dev=True, http=True)
+    try:
+        url = _url(server)
+        statuses = [  # each call on a new connection, closed before the next
+            post(url, f"{SERVICE}/ListGameTypes", b"", [PROTO]).status for _ in range(6)
+        ]
+    finally:
+        assert server.stop() == 0
+    assert statuses == [200] * 6
+
+
+def test_malformed_connections_cannot_flood_the_log(
+    postgres_url: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    server = start_server(postgres_url, dev=True, http=True)
+    try:
+        url = _url(server)
+        for n in range(100):
+            sock = _raw(url)
+            if n % 2:
+                sock.sendall(
+                    b"GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n"
+                    b"Upgrade: websocket\r\n\r\n"
+                )
+            else:
+                sock.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03no\r\n\r\n")
+            with contextlib.suppress(OSError):
+                sock.recv(100)
+            sock.close()
+        time.sleep(0.5)
+    finally:
+        assert server.stop() == 0
+    logged = [line for line in capfd.readouterr().err.splitlines() if "uvicorn" in line]
+    assert len(logged) <= 10, logged
