@@ -222,10 +222,16 @@ export class GamePage {
     if (signal.aborted) return;
     this.live = game;
     this.me = game.caller;
-    this.moves = moves;
-    this.movesRevision = movesRevision || game.revision;
     this.latest = maxOf(this.latest, game.revision, movesRevision);
-    if (movesRevision > game.revision) this.loadAgain = true;
+    if (movesRevision > game.revision) {
+      // The moves are a later revision's: draw this one without them, then load again.
+      this.loadAgain = true;
+      this.moves = [];
+      this.movesRevision = game.revision;
+    } else {
+      this.moves = moves;
+      this.movesRevision = movesRevision || game.revision;
+    }
     this.render();
   }
 
