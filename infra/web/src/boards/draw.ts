@@ -494,3 +494,40 @@ export function movesBy(moves: readonly Move[], key: (move: Move) => readonly st
   }
   return out;
 }
+
+/** A player's area of a card table, drawn at a given place. */
+export interface SeatArea {
+  readonly element: SVGGElement;
+  readonly height: number;
+  /** Stretched to the tallest area of its row. */
+  readonly background: SVGRectElement;
+}
+
+/**
+ * Lays out one area per seat from `y`, between margins of `margin` in a table
+ * `width` wide, two a row on a wide page and one a row on a phone, each row as
+ * tall as its tallest area; returns the `y` below them.
+ */
+export function seatRows(
+  parent: SVGElement,
+  seats: readonly number[],
+  y: number,
+  width: number,
+  margin: number,
+  wide: boolean,
+  gap: number,
+  area: (seat: number, x: number, y: number, width: number) => SeatArea,
+): number {
+  const columns = wide ? 2 : 1;
+  const columnWidth = (width - 2 * margin - (columns - 1) * 10) / columns;
+  for (let first = 0; first < seats.length; first += columns) {
+    const row = seats.slice(first, first + columns).map((seat, i) => area(seat, margin + i * (columnWidth + 10), y, columnWidth));
+    const height = Math.max(...row.map((drawn) => drawn.height));
+    for (const drawn of row) {
+      drawn.background.setAttribute("height", String(height));
+      parent.append(drawn.element);
+    }
+    y += height + gap;
+  }
+  return y;
+}

@@ -30,12 +30,14 @@ import {
   pickOn,
   plural,
   root,
+  seatRows,
   setHeight,
   signed,
   svg,
   text,
   textWidth,
   wrap,
+  type SeatArea,
 } from "./draw";
 
 const MARGIN = 10;
@@ -276,7 +278,7 @@ function seatArea(
   width: number,
   compact: boolean,
   context: BoardContext,
-): { element: SVGGElement; height: number; background: SVGRectElement } {
+): SeatArea {
   const pub = view.publicState;
   const player = game.players.find((p) => p.seat === seat);
   const name = player?.name ?? "";
@@ -415,19 +417,10 @@ function draw(game: Game, context: BoardContext): SVGSVGElement {
   element.append(trick.element);
   y += trick.height + 10;
   // The players' areas: two a row on a wide page, one a row on a phone.
-  const columns = wide ? 2 : 1;
-  const columnWidth = (tableWidth - 2 * MARGIN - (columns - 1) * 10) / columns;
-  for (let first = 0; first < game.players.length; first += columns) {
-    const row = game.players.slice(first, first + columns).map((player, i) =>
-      seatArea(game, view, player.seat, MARGIN + i * (columnWidth + 10), y, columnWidth, !wide, context),
-    );
-    const height = Math.max(...row.map((area) => area.height));
-    for (const area of row) {
-      area.background.setAttribute("height", String(height));
-      element.append(area.element);
-    }
-    y += height + 8;
-  }
+  const seats = game.players.map((player) => player.seat);
+  y = seatRows(element, seats, y, tableWidth, MARGIN, wide, 8, (seat, x, top, columnWidth) =>
+    seatArea(game, view, seat, x, top, columnWidth, !wide, context),
+  );
   if (pub.played.length) {
     const played = playedArea(pub, y, tableWidth);
     element.append(played.element);

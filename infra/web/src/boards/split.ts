@@ -32,11 +32,13 @@ import {
   pickOn,
   plural,
   root,
+  seatRows,
   setHeight,
   svg,
   text,
   textWidth,
   wrap,
+  type SeatArea,
 } from "./draw";
 
 const MARGIN = 10;
@@ -282,7 +284,7 @@ function seatArea(
   width: number,
   compact: boolean,
   context: BoardContext,
-): { element: SVGGElement; height: number; background: SVGRectElement } {
+): SeatArea {
   const pub = view.publicState;
   const player = game.players.find((p) => p.seat === seat);
   const name = player?.name ?? "";
@@ -415,19 +417,10 @@ function draw(game: Game, context: BoardContext): SVGSVGElement {
   y += 26 + Math.max(used, HALF_H + 30) + 10;
 
   // The players' areas: two a row on a wide page, one a row on a phone.
-  const columns = wide ? 2 : 1;
-  const columnWidth = (width - 2 * MARGIN - (columns - 1) * 10) / columns;
-  for (let first = 0; first < game.players.length; first += columns) {
-    const row = game.players.slice(first, first + columns).map((player, i) =>
-      seatArea(game, view, player.seat, MARGIN + i * (columnWidth + 10), y, columnWidth, !wide, context),
-    );
-    const height = Math.max(...row.map((area) => area.height));
-    for (const area of row) {
-      area.background.setAttribute("height", String(height));
-      element.append(area.element);
-    }
-    y += height + 10;
-  }
+  const seats = game.players.map((player) => player.seat);
+  y = seatRows(element, seats, y, width, MARGIN, wide, 10, (seat, x, top, columnWidth) =>
+    seatArea(game, view, seat, x, top, columnWidth, !wide, context),
+  );
   const key = "Matches: ○ weak (colours differ) ◑ strong (same colour) ● perfect (same card)";
   for (const line of wrap(key, width - 2 * MARGIN, 15)) {
     element.append(text(MARGIN, y + 14, line, { "font-size": 15, fill: MUTED }));
