@@ -48,7 +48,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
-from infra.http_connections import Admission, guarded_protocol
+from infra.http_connections import Admission, GuardedProtocol, guarded_protocol
 from services.api.bridge import connect_error
 from services.api.errors import resource_exhausted
 
@@ -286,6 +286,9 @@ class HttpServer:
         """
         self.server.should_exit = True
         await self.task
+        for connection in list(self.server.server_state.connections):
+            if isinstance(connection, GuardedProtocol):
+                connection.close_if_arriving()
         try:
             async with asyncio.timeout(grace_seconds):
                 await self.server.shutdown(sockets=[self.sock])

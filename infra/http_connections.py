@@ -159,6 +159,15 @@ class GuardedProtocol(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.close()
 
+    def close_if_arriving(self) -> None:
+        """Closes the connection if a request is still arriving on it.
+
+        On a graceful stop: such a request would hold the stop up until its
+        deadline, and no answer could be given to it anyway.
+        """
+        if self._deadline is not None:
+            self._too_slow()
+
 
 def guarded_protocol(admission: Admission) -> type[HttpToolsProtocol]:
     """Returns uvicorn's HTTP protocol with ``admission``'s rules added."""

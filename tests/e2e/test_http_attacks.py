@@ -934,3 +934,22 @@ def test_malformed_connections_cannot_flood_the_log(
         assert server.stop() == 0
     logged = [line for line in capfd.readouterr().err.splitlines() if "uvicorn" in line]
     assert len(logged) <= 10, logged
+
+
+def test_a_request_without_its_body_does_not_hold_up_a_graceful_stop(
+    postgres_url: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    server = start_server(postgres_url, dev=True, http=True)
+    sock = _raw(_url(server))
+    sock.sendall(
+        b"POST /tabletop.v1.GameService/GetGame HTTP/1.1\r\nHost: x\r\n"
+        b"content-type: application/proto\r\ncontent-length: 10\r\n\r\nab"
+    )
+    time.sleep(0.5)
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(30) == 0
+    took = time.monotonic() - started
+    sock.close()
+    assert took < 5  # the grace period is 10 s
+    assert "Traceback" not in capfd.readouterr().err
