@@ -398,7 +398,7 @@ def decoded(received: Received, message_type: type[Message]) -> Any:
         return Undecodable(str(error), message_type())
 
 
-class _DeferredProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
+class _DeferredProto(_codec.ProtoBinaryCodec[Any]):
     """The binary codec, keeping a request's bytes in ``Received``."""
 
     def decode(self, data: bytes | bytearray, message: Any) -> Any:
@@ -408,7 +408,7 @@ class _DeferredProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
         return super().decode(data, message)
 
 
-class _DeferredJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
+class _DeferredJson(_codec.ProtoJSONCodec[Any]):
     """The JSON codec, keeping a request's text in ``Received``."""
 
     def decode(self, data: bytes | bytearray, message: Any) -> Any:
