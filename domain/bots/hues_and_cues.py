@@ -6,13 +6,18 @@ the four squares of a secret card, so a guesser assumes the cue giver took the
 card square nearest that spot, whichever card of the public deck it holds, and
 places its piece on the free square near the spot that earns the most points
 over all those possible targets (with the free-choice variant: the spot itself).
-The cue giver predicts that guess and picks its card square nearest to it, and
-gives the second cue only when the guesses it draws should land in the frame.
+The cue giver describes each square it may choose with the listed word nearest
+its colour (legal moves list a target's nearest words not given yet, D29, so a
+word is never repeated), predicts where that word's guesses land, and takes
+the target they land nearest. Its second cue is the one of the three listed
+words nearest the target's colour that, with the first, brings the guesses
+nearest the target; it is given only when they should land in the frame.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Sequence
 
 from domain.bots.cue_colors import CUE_COLORS, Rgb, color_distance, mean_color
@@ -33,6 +38,8 @@ NAME = "hues_and_cues"
 CENTRE = Square(7, 14)  # H15: where a guess with nothing to go on lands
 SEARCH_RADIUS = 5  # a guess is sought this close to the square of the cue's colour
 _SEPARATORS = re.compile(r"[ -]")
+SECOND_CUE_CHOICES = 3  # the listed second cues nearest the target it weighs
+_UNREAD = sys.maxsize  # how far a cue of unknown words is from any colour
 
 
 def choose(view: HuesAndCuesView, moves: Sequence[Command]) -> Command:
@@ -92,27 +99,59 @@ def _guess(view: HuesAndCuesView, guesses: Sequence[PlaceGuess]) -> PlaceGuess:
     return min(guesses, key=lambda g: sum(distance(g.square, p) for p in placed))
 
 
+def fit(cue: str, square: Square) -> int:
+    """Returns how far a cue's colour is from a square's; unknown words: farthest."""
+    wanted = cue_color(cue)
+    return _UNREAD if wanted is None else color_distance(wanted, color(square))
+
+
+def describing(moves: Sequence[GiveFirstCue]) -> list[GiveFirstCue]:
+    """Returns, per target in listing order, its listed cue nearest its colour."""
+    best: dict[Square, GiveFirstCue] = {}
+    for move in moves:
+        held = best.get(move.target)
+        if held is None or fit(move.cue, move.target) < fit(held.cue, held.target):
+            best[move.target] = move
+    return list(best.values())
+
+
 def _first_cue(view: HuesAndCuesView, moves: Sequence[GiveFirstCue]) -> GiveFirstCue:
-    """Picks the allowed target nearest to where the cue's guesses will land."""
-    wanted = cue_color(moves[0].cue)
-    if wanted is None:
-        return moves[0]
+    """Describes each target in its nearest word; takes the one guessed nearest."""
     free_choice = view.public.free_choice_variant
-    spot = best_guess(wanted, ALL_SQUARES, free_choice=free_choice)
-    return min(moves, key=lambda m: distance(m.target, spot))
+    spots: dict[str, Square] = {}  # where a word's guesses land, once per word
+
+    def miss(move: GiveFirstCue) -> tuple[int, int]:
+        wanted = cue_color(move.cue)
+        if wanted is None:
+            return (_UNREAD, _UNREAD)
+        if move.cue not in spots:
+            spots[move.cue] = best_guess(wanted, ALL_SQUARES, free_choice=free_choice)
+        return (distance(spots[move.cue], move.target), fit(move.cue, move.target))
+
+    return min(describing(moves), key=miss)
 
 
 def _second_cue(view: HuesAndCuesView, moves: Sequence[Command]) -> Command:
-    """Gives the second cue when its guesses should land inside the frame."""
-    give = next((m for m in moves if isinstance(m, GiveSecondCue)), None)
+    """Gives the listed cue that brings the guesses nearest, if into the frame."""
     skip = next((m for m in moves if isinstance(m, SkipSecondCue)), moves[0])
     target = None if view.secret is None else view.secret.target
-    if give is None or target is None:
+    if target is None:
         return skip
-    wanted = aim((*view.public.cues, give.cue))
-    if wanted is None:
+    listed = [m for m in moves if isinstance(m, GiveSecondCue)]
+    gives = sorted(listed, key=lambda m: fit(m.cue, target))[:SECOND_CUE_CHOICES]
+    if not gives:
         return skip
     taken = {piece.square for piece in view.public.pieces}
     free = [s for s in ALL_SQUARES if s not in taken]
-    spot = best_guess(wanted, free, free_choice=view.public.free_choice_variant)
-    return give if distance(spot, target) <= FRAME else skip
+    free_choice = view.public.free_choice_variant
+
+    def miss(give: GiveSecondCue) -> tuple[int, int]:
+        wanted = aim((*view.public.cues, give.cue))
+        if wanted is None:
+            return (_UNREAD, _UNREAD)
+        spot = best_guess(wanted, free, free_choice=free_choice)
+        return (distance(spot, target), fit(give.cue, target))
+
+    misses = [(miss(give), give) for give in gives]
+    (off, _), give = min(misses, key=lambda pair: pair[0])
+    return give if off <= FRAME else skip

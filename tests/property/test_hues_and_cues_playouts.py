@@ -24,7 +24,7 @@ import pytest
 from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import ALL_SQUARES, Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, check_cue
+from domain.games.hues_and_cues.cues import Cue, check_cue
 from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
@@ -49,6 +49,7 @@ from domain.games.hues_and_cues.model import (
     SkipSecondCue,
     State,
 )
+from domain.games.hues_and_cues.vocabulary import SUGGESTED_CUES
 from tests.property.random_games import Check, RandomGame, play_out, set_up
 
 PLAYER_COUNTS = tuple(range(3, 11))
@@ -155,8 +156,13 @@ def new_game(players: int, game: int) -> Game:
 
 
 def choose_cue(game: Game, legal: list[Command], choose: random.Random) -> Command:
-    """Returns a legal cue move, sometimes with another valid cue of the vocabulary."""
-    move = choose.choice(legal)
+    """Returns a legal cue move, sometimes with another valid cue of the vocabulary.
+
+    A second cue is skipped half the time, however many cues are listed.
+    """
+    gives = [m for m in legal if isinstance(m, GiveSecondCue)]
+    skips = [m for m in legal if isinstance(m, SkipSecondCue)]
+    move = choose.choice(choose.choice((gives, skips)) if gives and skips else legal)
     if isinstance(move, SkipSecondCue) or choose.random() < 0.6:
         return move
     words = choose.sample(SUGGESTED_CUES, 2)

@@ -13,7 +13,7 @@ from domain.common.rules import GameRules, Modules, Option
 from domain.games.hues_and_cues import evolve, legal, rules, setup, views
 from domain.games.hues_and_cues.board import Square, parse_square
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
-from domain.games.hues_and_cues.cues import SUGGESTED_CUES, Cue, catalog, check_cue
+from domain.games.hues_and_cues.cues import Cue, catalog, check_cue
 from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
@@ -48,6 +48,7 @@ from domain.games.hues_and_cues.views import (
     HuesAndCuesSecret,
     HuesAndCuesView,
 )
+from domain.games.hues_and_cues.vocabulary import CUE_WORDS, SUGGESTED_CUES
 
 EVENTS: dict[str, type[Any]] = {
     "hues_and_cues.DeckShuffled": DeckShuffled,
@@ -105,6 +106,7 @@ RULES: GameRules[State, Command, Event, HuesAndCuesConfig] = GameRules.declare(
 __all__ = [
     "CARDS",
     "COMMANDS",
+    "CUE_WORDS",
     "DECK",
     "EVENTS",
     "RULES",

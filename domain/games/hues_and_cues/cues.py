@@ -1,4 +1,4 @@
-"""The cue checks of spec §4.1-§4.4 (D8, D10, D11) and the suggested cues.
+"""The cue checks of spec §4.1-§4.4 (D8, D10, D11) and the board's catalogue.
 
 ``check_cue`` normalises a cue (§4.1), then applies the word checks of §4.2,
 the second cue's extra list (§4.3) and the repeat rule (§4.4) in that order;
@@ -70,22 +70,6 @@ RELATIVE_WORDS = frozenset(
         "closer nearer further farther between opposite same similar again "
         "beside next near toward towards away than not"
     )
-)
-
-# D20: the cues ``legal_moves`` suggests, in order. Every one passes §4 as a
-# first or a second cue; 84 words outlast the 44 cues a game can hold at most
-# (12 regular and 10 tie-break rounds, two cues each).
-SUGGESTED_CUES = _words(
-    """
-    tomato lavender turquoise ocean lime salmon mustard coral teal plum olive
-    indigo violet amber ochre beige ivory cream peach apricot mint jade emerald
-    ruby sapphire cobalt azure cerulean saffron lemon banana cherry strawberry
-    raspberry grape wine burgundy rust copper bronze gold silver charcoal slate
-    ash sand khaki chocolate coffee caramel honey butter sunflower daffodil
-    lilac orchid rose fuchsia flamingo sky denim forest moss pine fern avocado
-    pistachio lagoon glacier snow pearl midnight ink brick terracotta cinnamon
-    pumpkin tangerine mango carrot flame sunset dusk aubergine
-    """
 )
 
 _SEPARATORS = re.compile(r"[ -]")
@@ -238,11 +222,6 @@ def check_cue(text: str, cue_no: int, given: Collection[str] = ()) -> Cue | Reje
             cue=cue.normalized,
         )
     return cue
-
-
-def suggested_cue(given: Collection[str]) -> str | None:
-    """Returns the first suggested cue not given yet in the game (D20)."""
-    return next((word for word in SUGGESTED_CUES if word not in given), None)
 
 
 @dataclass(frozen=True, slots=True)

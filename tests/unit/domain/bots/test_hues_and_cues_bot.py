@@ -1,4 +1,4 @@
-"""The Hues and Cues bot: cue words read as colours, guesses on the nearest square."""
+"""The Hues and Cues bot: cues that describe the target, guesses on their colour."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from domain.bots import choose_move, hues_and_cues
 from domain.bots.cue_colors import CUE_COLORS, color_distance
 from domain.common.decision import Accepted
 from domain.common.rng import Rng
+from domain.common.seats import Seat
 from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import (
     ALL_SQUARES,
@@ -15,7 +16,7 @@ from domain.games.hues_and_cues.board import (
     parse_square,
 )
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.cues import SUGGESTED_CUES
+from domain.games.hues_and_cues.cues import Cue, check_cue
 from domain.games.hues_and_cues.model import (
     Command,
     GiveFirstCue,
@@ -25,7 +26,12 @@ from domain.games.hues_and_cues.model import (
     SkipSecondCue,
     State,
 )
-from domain.games.hues_and_cues.scoring import guess_points
+from domain.games.hues_and_cues.scoring import FRAME, guess_points
+from domain.games.hues_and_cues.vocabulary import (
+    SUGGESTED_CUES,
+    nearest_cues,
+    ranked_cues,
+)
 
 GAME = "hues_and_cues"
 RNG = Rng(bytes(range(32)))
@@ -115,37 +121,119 @@ def test_a_cue_it_cannot_read_sends_the_guess_to_the_other_pieces() -> None:
     assert distance(guess.square, sq("C3")) == 1
 
 
-def test_the_cue_giver_picks_the_card_square_nearest_the_expected_guess() -> None:
+def test_the_cue_giver_describes_each_card_square_and_takes_the_best_guessed() -> None:
     state = started()
     squares = CARDS[state.card or ""].squares
 
     cue = choose_move(GAME, state, 0)
 
     assert isinstance(cue, GiveFirstCue)
-    assert cue.cue == SUGGESTED_CUES[0]
-    guess = hues_and_cues.best_guess(
-        CUE_COLORS[cue.cue], ALL_SQUARES, free_choice=False
-    )
-    assert distance(cue.target, guess) == min(distance(s, guess) for s in squares)
+    assert cue.cue == ranked_cues(cue.target)[0]  # its nearest word
+
+    def miss(square: Square) -> int:
+        word = ranked_cues(square)[0]
+        guess = hues_and_cues.best_guess(
+            CUE_COLORS[word], ALL_SQUARES, free_choice=False
+        )
+        return distance(square, guess)
+
+    assert miss(cue.target) == min(miss(s) for s in squares)
+
+
+def test_the_cue_giver_says_another_word_for_another_target() -> None:
+    state = started()
+    card = CARDS[state.card or ""]
+    chosen = choose_move(GAME, state, 0)
+    assert isinstance(chosen, GiveFirstCue)
+    others = [s for s in card.squares if ranked_cues(s)[0] != chosen.cue]
+    assert len(others) == len(card.squares) - 1
+    for other in others:
+        # The same card with ``other`` alone on it: the bot must name ``other``.
+        alone = hues_and_cues.choose(
+            RULES.view(state, Seat(0)),
+            [GiveFirstCue(0, other, word) for word in nearest_cues(other, ())],
+        )
+        assert alone == GiveFirstCue(0, other, ranked_cues(other)[0])
+        assert alone.cue != chosen.cue
 
 
 def test_with_free_choice_the_target_is_where_the_guesses_will_land() -> None:
-    state = bot_turns(started(variant=True), 4)
+    state = started(variant=True)
+    cue = choose_move(GAME, state, 0)
+    assert isinstance(cue, GiveFirstCue)
+    assert cue.cue == ranked_cues(cue.target)[0]
 
-    assert state.target == sq("G2")
-    assert all(distance(p.square, sq("G2")) <= 1 for p in state.pieces)
+    state = bot_turns(state, 4)
+
+    assert all(distance(p.square, cue.target) <= 1 for p in state.pieces)
+
+
+def test_over_whole_games_the_cues_describe_each_target_and_never_repeat() -> None:
+    for players, variant in ((6, False), (5, True)):
+        state = started(players, variant=variant)
+        given: list[tuple[str, Square]] = []  # (normalised cue, its target)
+        while not state.finished:
+            (seat,) = RULES.to_move(state)
+            command = choose_move(GAME, state, seat)
+            assert command is not None
+            if isinstance(command, GiveFirstCue | GiveSecondCue):
+                cue_no = 1 if isinstance(command, GiveFirstCue) else 2
+                earlier = [word for word, _ in given]
+                checked = check_cue(command.cue, cue_no, earlier)
+                assert isinstance(checked, Cue), (command, checked)
+                target = (
+                    command.target
+                    if isinstance(command, GiveFirstCue)
+                    else state.target
+                )
+                assert target is not None
+                given.append((checked.normalized, target))
+            state = played(state, command)
+
+        rounds = state.round
+        words = [word for word, _ in given]
+        assert len(set(words)) == len(words) >= rounds  # never the same cue twice
+        targets = {target for _, target in given}
+        assert len(targets) >= rounds - 1  # the targets differ round to round
+        for word, target in given:
+            # Nearer the target's colour than nine words in ten of the vocabulary.
+            assert ranked_cues(target).index(word) < len(SUGGESTED_CUES) // 10
+            assert (
+                color_distance(CUE_COLORS[word], color(target))
+                <= sorted(
+                    color_distance(CUE_COLORS[w], color(target)) for w in SUGGESTED_CUES
+                )[len(SUGGESTED_CUES) // 10]
+            )
+
+
+def test_the_same_game_gets_the_same_cues() -> None:
+    first = bot_turns(started(3), 20)
+    again = bot_turns(started(3), 20)
+    assert first == again
 
 
 def test_gives_a_second_cue_that_brings_the_guesses_into_the_frame() -> None:
-    # "scarlet" then "tomato" point at I2 together; the target is I2.
+    # "scarlet" alone draws guesses two columns off I2; with a second word of
+    # I2's colour they land in the frame.
     state = played(started(variant=True), GiveFirstCue(0, sq("I2"), "scarlet"))
     state = bot_turns(state, 3)
 
-    assert choose_move(GAME, state, 0) == GiveSecondCue(0, "tomato")
+    second = choose_move(GAME, state, 0)
+
+    assert isinstance(second, GiveSecondCue)
+    assert second.cue in nearest_cues(sq("I2"), ("scarlet",))
+    colour = hues_and_cues.aim(("scarlet", second.cue))
+    assert colour is not None
+    taken = [p.square for p in state.pieces]
+    free = [s for s in ALL_SQUARES if s not in taken]
+    spot = hues_and_cues.best_guess(colour, free, free_choice=True)
+    assert distance(spot, sq("I2")) <= FRAME
 
 
-def test_skips_a_second_cue_that_would_lead_the_guesses_away() -> None:
-    state = played(started(variant=True), GiveFirstCue(0, sq("N20"), "midnight"))
+def test_skips_a_second_cue_that_cannot_bring_the_guesses_back() -> None:
+    # A first cue far off the target's colour: no listed word for N20, a dark
+    # blue, pulls the mean of both cues back into the frame.
+    state = played(started(variant=True), GiveFirstCue(0, sq("N20"), "lemon"))
     state = bot_turns(state, 3)
 
     assert choose_move(GAME, state, 0) == SkipSecondCue(0)

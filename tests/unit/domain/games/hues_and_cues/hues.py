@@ -10,7 +10,6 @@ from domain.common.rng import Rng
 from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import ALL_SQUARES, Square, distance, parse_square
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.cues import suggested_cue
 from domain.games.hues_and_cues.events import Event
 from domain.games.hues_and_cues.model import (
     Command,
@@ -21,6 +20,7 @@ from domain.games.hues_and_cues.model import (
     SkipSecondCue,
     State,
 )
+from domain.games.hues_and_cues.vocabulary import SUGGESTED_CUES
 
 HUES_RNG = Rng(bytes(range(32)))
 
@@ -94,9 +94,7 @@ def play_round(
 def _cue(game: Game, cues: Sequence[str] | None, index: int) -> str:
     if cues is not None:
         return cues[index]
-    cue = suggested_cue(game.state.cues)
-    assert cue is not None
-    return cue
+    return next(word for word in SUGGESTED_CUES if word not in game.state.cues)
 
 
 def _guesses(game: Game, squares: Mapping[int, str]) -> tuple[Event, ...]:

@@ -8,7 +8,6 @@ from domain.common.decision import Accepted
 from domain.games.hues_and_cues import RULES
 from domain.games.hues_and_cues.board import ALL_SQUARES
 from domain.games.hues_and_cues.cards import CARDS
-from domain.games.hues_and_cues.cues import SUGGESTED_CUES
 from domain.games.hues_and_cues.events import (
     CardDrawn,
     CueGiven,
@@ -30,6 +29,11 @@ from domain.games.hues_and_cues.model import (
     SkipSecondCue,
 )
 from domain.games.hues_and_cues.steps import shuffle_label
+from domain.games.hues_and_cues.vocabulary import (
+    CUES_PER_TARGET,
+    nearest_cues,
+    ranked_cues,
+)
 from tests.unit.domain.games.hues_and_cues.hues import (
     HUES_RNG,
     far_round,
@@ -235,28 +239,48 @@ def test_only_the_end_of_a_round_shows_others_what_was_hidden() -> None:
     assert RULES.reveals_to_others(game.play(PlaceGuess(1, sq("A4"))))  # ends round
 
 
-def test_legal_moves_suggest_cues_for_each_target_on_the_card() -> None:
+def test_legal_moves_suggest_each_target_its_nearest_words_nearest_first() -> None:
     game = start(4, first=0)
     assert game.state.card is not None
+    squares = CARDS[game.state.card].squares
     moves = list(RULES.legal_moves(game.state, 0))
     assert moves == [
-        GiveFirstCue(0, square, SUGGESTED_CUES[0])
-        for square in CARDS[game.state.card].squares
+        GiveFirstCue(0, square, ranked_cues(square)[rank])
+        for rank in range(CUES_PER_TARGET)
+        for square in squares
     ]
     assert not list(RULES.legal_moves(game.state, 1))
     for move in moves:
         assert isinstance(RULES.decide(game.state, move, HUES_RNG), Accepted)
 
 
+def test_legal_moves_never_suggest_a_cue_given_earlier_in_the_game() -> None:
+    game = start(4, first=0)
+    assert game.state.card is not None
+    square = CARDS[game.state.card].squares[0]
+    ranked = ranked_cues(square)
+    given = (ranked[0], ranked[2])  # set, not played: as if given in earlier rounds
+    state = replace(game.state, cues=given)
+    offered = [
+        m.cue
+        for m in RULES.legal_moves(state, 0)
+        if isinstance(m, GiveFirstCue) and m.target == square
+    ]
+    assert offered == [ranked[1], *ranked[3:5]]
+    assert nearest_cues(square, given) == tuple(offered)
+
+
 def test_legal_moves_with_the_variant_offer_every_square() -> None:
     game = start(4, first=0, variant=True)
     moves = list(RULES.legal_moves(game.state, 0))
-    assert [m.target for m in moves if isinstance(m, GiveFirstCue)] == list(ALL_SQUARES)
+    targets = [m.target for m in moves if isinstance(m, GiveFirstCue)]
+    assert targets == list(ALL_SQUARES) * CUES_PER_TARGET
 
 
 def test_legal_moves_of_a_guesser_are_the_empty_squares_in_row_major_order() -> None:
     game = start(4, first=0, variant=True)
-    game.play(GiveFirstCue(0, sq("H15"), "tomato"))
+    first = ranked_cues(sq("H15"))[0]  # the word nearest the target's colour
+    game.play(GiveFirstCue(0, sq("H15"), first))
     game.play(PlaceGuess(1, sq("A2")))
     moves = list(RULES.legal_moves(game.state, 2))
     assert len(moves) == 479
@@ -264,9 +288,10 @@ def test_legal_moves_of_a_guesser_are_the_empty_squares_in_row_major_order() -> 
     assert not list(RULES.legal_moves(game.state, 3))
     game.play(PlaceGuess(2, sq("A3")))
     game.play(PlaceGuess(3, sq("A4")))
+    # The second cue: every word not given yet, nearest the target's first.
     assert list(RULES.legal_moves(game.state, 0)) == [
-        GiveSecondCue(0, SUGGESTED_CUES[1]),  # "tomato" was the first cue
+        *(GiveSecondCue(0, word) for word in ranked_cues(sq("H15"))[1:]),
         SkipSecondCue(0),
     ]
-    game.play(GiveSecondCue(0, SUGGESTED_CUES[1]))
+    game.play(GiveSecondCue(0, ranked_cues(sq("H15"))[1]))
     assert len(list(RULES.legal_moves(game.state, 3))) == 477
