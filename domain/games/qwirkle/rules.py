@@ -6,7 +6,7 @@ first failure is returned. Placement preconditions live in ``checks.py``.
 Randomness: exchange number k (k = 1 + exchanges made so far, kept in the
 state so an undo restores it) draws the top n tiles of the bag, then appends
 the n returned tiles (in the command's order) below the rest of the bag and
-shuffles the whole bag with the label ``qwirkle/round-1/exchange-<k>`` (D6).
+shuffles the whole bag with the label ``qwirkle/round-1/exchange-<k>`` (D6, D14).
 The drawn tiles and the resulting bag are recorded in ``TilesExchanged``.
 """
 
@@ -101,7 +101,7 @@ def outcome(state: State) -> Outcome:
 
 
 def exchange_label(k: int) -> str:
-    """Returns the random label of the game's k-th exchange (DESIGN §4, D6)."""
+    """Returns the random label of the game's k-th exchange (DESIGN §4, D14)."""
     return f"qwirkle/round-1/exchange-{k}"
 
 
