@@ -6,6 +6,12 @@ for its seat's move (``SuggestMove``, chosen from what that seat may see) and
 submits it, pinned to the revision it was chosen at. A move that lost a race
 (``ABORTED``) or no longer fits (``FAILED_PRECONDITION``) is simply dropped:
 the stream brings the news and the bot asks again.
+
+A takeback proposal that waits for the bot's answer is answered before the bot
+moves (a move would close it): the bot accepts it. The server lets a player
+propose taking back only their own last move, never one across a reveal, so
+accepting costs the bot no move of its own and shows nobody anything new
+(docs/bots.md, "Takebacks").
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from tabletop.v1 import game_pb2
 from tabletop.v1 import game_service_pb2 as api
 from tabletop.v1.game_service_pb2_grpc import GameServiceStub
 
+from infra.terminal.undo import awaits_answer
+
 log = logging.getLogger(__name__)
 
 CALL_SECONDS = 10.0
@@ -34,11 +42,17 @@ GIVE_UP_SECONDS = 300.0
 
 @dataclass(frozen=True, slots=True)
 class BotSeat:
-    """Where a bot plays: the game, its seat token and the server's stub."""
+    """Where a bot plays: the game, its seat token and the server's stub.
+
+    ``player`` is the seat's player resource name when it was taken (a seat
+    given up before it moves the others down; the server's ``Game.caller`` says
+    where the bot sits now).
+    """
 
     stub: GameServiceStub
     game: str
     token: str
+    player: str = ""
 
     @property
     def metadata(self) -> tuple[tuple[str, str], ...]:
@@ -61,7 +75,7 @@ def join_as_bot(
         timeout=CALL_SECONDS,
     )
     seat = int(joined.player.rsplit("/", 1)[1])
-    return BotSeat(stub, game, joined.seat_token), seat
+    return BotSeat(stub, game, joined.seat_token, joined.player), seat
 
 
 def seat_bots(
@@ -135,6 +149,7 @@ def _follow(seat: BotSeat, delay: float, stop: threading.Event) -> tuple[int, bo
     game = _game(seat)
     if game.state == game_pb2.GAME_STATE_FINISHED:
         return 0, True
+    _answer_takeback(seat, game)
     moves = _moves_while_possible(seat, delay, stop)
     request = api.StreamGameRequest(
         name=seat.game, after_revision=game.revision, batch_events=True
@@ -146,7 +161,11 @@ def _follow(seat: BotSeat, delay: float, stop: threading.Event) -> tuple[int, bo
         if stop.is_set():
             stream.cancel()
             return moves, False
-        if item.WhichOneof("item") in ("event", "events"):
+        kind = item.WhichOneof("item")
+        if kind in ("event", "events"):
+            events = [item.event] if kind == "event" else item.events.events
+            if any(event.HasField("undo_proposed") for event in events):
+                _answer_takeback(seat, _game(seat))
             moves += _moves_while_possible(seat, delay, stop)
     return moves, True
 
@@ -183,6 +202,28 @@ def _moves_while_possible(seat: BotSeat, delay: float, stop: threading.Event) ->
             return made
         made += 1
     return made
+
+
+def _answer_takeback(seat: BotSeat, game: game_pb2.Game) -> None:
+    """Accepts the open takeback proposal that waits for the bot's answer."""
+    if not awaits_answer(game, game.caller):
+        return
+    try:
+        seat.stub.RespondUndo(
+            api.RespondUndoRequest(
+                name=seat.game,
+                proposal_id=game.pending_undo.proposal_id,
+                vote=api.UNDO_VOTE_ACCEPT,
+                request_id=str(uuid.uuid4()),
+            ),
+            metadata=seat.metadata,
+            timeout=CALL_SECONDS,
+        )
+    except grpc.RpcError as error:
+        # Answered, withdrawn or lapsed meanwhile: nothing left to answer.
+        if error.code() not in RETRIED:
+            raise
+        log.debug("bot answer dropped: %s", error.code())
 
 
 def _game(seat: BotSeat) -> game_pb2.Game:

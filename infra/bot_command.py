@@ -26,7 +26,8 @@ def add_command(
         help="seat a bot at a game and let it play",
         description="Take the next free seat of a game that has not started (or, "
         "with --seat-token-file or a seat kept by `tabletop play`, an existing "
-        "seat) and play it with the game's bot until the game ends.",
+        "seat: the player's, or with --seat N one of the bots `tabletop play "
+        "--bots` seated) and play it with the game's bot until the game ends.",
     )
     parser.add_argument("game", metavar="GAME_ID", help="games/<id> or <id>")
     server_option(parser)
@@ -36,7 +37,7 @@ def add_command(
         type=int,
         metavar="N",
         help="the seat to play: taken if it is the next free one, else played "
-        "with the token kept for it",
+        "with the token kept for it (the player's or a kept bot's)",
     )
     parser.add_argument(
         "--code",
@@ -101,15 +102,21 @@ def _seat(
 
     from infra.bot_client import CALL_SECONDS, BotSeat, join_as_bot  # noqa: PLC0415
     from infra.terminal.connection import ClientError  # noqa: PLC0415
-    from infra.terminal.seats import load_seat, seat_path  # noqa: PLC0415
+    from infra.terminal.render_common import seat_of  # noqa: PLC0415
+    from infra.terminal.seats import load_kept, seat_path  # noqa: PLC0415
 
-    kept = load_seat(seat_path(name, args.seat_token_file))
+    kept = load_kept(seat_path(name, args.seat_token_file))
     if kept is not None and kept.game == name:
         index = int(kept.player.rsplit("/", 1)[1])
-        if args.seat is None or args.seat == index:
+        if kept.seat_token and args.seat in (None, index):
             return BotSeat(stub, name, kept.seat_token), index
+        for bot in kept.bots:
+            seat = _kept_bot(stub, name, bot.seat_token)
+            if seat is not None and seat_of(seat.player) == args.seat:
+                return seat, args.seat
     if args.seat_token_file:
-        msg = f"{args.seat_token_file} holds no seat of {name}"
+        which = "no seat" if args.seat is None else f"no seat {args.seat}"
+        msg = f"{args.seat_token_file} holds {which} of {name}"
         raise ClientError(msg)
     game = stub.GetGame(
         api.GetGameRequest(name=name, view=api.GAME_VIEW_BASIC), timeout=CALL_SECONDS
@@ -125,3 +132,23 @@ def _seat(
         )
         raise ClientError(msg)
     return join_as_bot(stub, name, args.name, args.code)
+
+
+def _kept_bot(stub: GameServiceStub, name: str, token: str) -> BotSeat | None:
+    """Returns a kept bot's seat where it sits now; None when its token no
+    longer works (the seat was given up)."""
+    import grpc  # noqa: PLC0415
+    from tabletop.v1 import game_service_pb2 as api  # noqa: PLC0415
+
+    from infra.bot_client import CALL_SECONDS, BotSeat  # noqa: PLC0415
+
+    seat = BotSeat(stub, name, token)
+    try:
+        game = stub.GetGame(
+            api.GetGameRequest(name=name, view=api.GAME_VIEW_BASIC),
+            metadata=seat.metadata,
+            timeout=CALL_SECONDS,
+        ).game
+    except grpc.RpcError:
+        return None
+    return BotSeat(stub, name, token, game.caller)

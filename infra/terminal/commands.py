@@ -69,7 +69,8 @@ def add_commands(
     server_option(play_parser)
     play_parser.add_argument(
         "--name",
-        help="your display name: a guest's, or a new player's on its first sign-in",
+        help="your display name: a guest's, or a new player's on its first "
+        "sign-in; with --join, a name other than the kept seat's takes a new seat",
     )
     guest_option(play_parser)
     play_parser.add_argument(
@@ -86,7 +87,7 @@ def add_commands(
         default=0,
         metavar="N",
         help="seat N bots at the new table, which then starts with you and them "
-        "(unless --players asks for more)",
+        "(unless --players asks for more); --join runs them again",
     )
     play_parser.add_argument(
         "--bot-delay",
@@ -103,6 +104,11 @@ def add_commands(
     )
     play_parser.add_argument(
         "--join", metavar="GAME_ID", help="join, or resume a kept seat at, a game"
+    )
+    play_parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --join: resume the seat kept for the game whatever --name says",
     )
     play_parser.add_argument(
         "--code",
@@ -192,13 +198,18 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
     if args.players < 0 or args.bots < 0 or args.bot_delay < 0:
         raise ClientError("--players, --bots and --bot-delay must not be negative")
     if args.bots and args.join:
-        raise ClientError("--bots seats bots at a new table, not with --join")
+        raise ClientError(
+            "--bots seats bots at a new table; --join runs the bots kept with "
+            "your seat again by itself"
+        )
     if args.private and args.join:
         raise ClientError(
             "--private opens a new table; a table to --join is private or not already"
         )
     if args.code and not args.join:
         raise ClientError("--code goes with --join GAME_ID")
+    if args.resume and not args.join:
+        raise ClientError("--resume goes with --join GAME_ID")
     return SeatRequest(
         server=args.server,
         game_type=args.game_type,
@@ -211,4 +222,5 @@ def _seat_request(args: argparse.Namespace) -> SeatRequest:
         private=args.private,
         invite_code=args.code.strip(),
         guest=args.guest,
+        resume=args.resume,
     )

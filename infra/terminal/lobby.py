@@ -9,12 +9,12 @@ import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import grpc
 from rich.console import Console
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2
 
 from infra.terminal.account import DEFAULT_NAME, sign_in
+from infra.terminal.bot_seats import check_seats, with_bots
 from infra.terminal.connection import (
     UNARY_TIMEOUT,
     ClientError,
@@ -26,9 +26,22 @@ from infra.terminal.connection import (
 )
 from infra.terminal.credentials import with_session
 from infra.terminal.games import Catalogue
+from infra.terminal.kept_seats import (
+    held_seat,
+    kept_at,
+    same_name,
+    same_player,
+    shown_name,
+)
 from infra.terminal.render import cannot_draw, renderer_for
 from infra.terminal.render_common import names_of, seat_of
-from infra.terminal.seats import Seat, load_kept, save_seat, seat_path
+from infra.terminal.seats import (
+    Seat,
+    load_kept,
+    named_seat_path,
+    save_seat,
+    seat_path,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +69,7 @@ class SeatRequest:
     private: bool = False  # create a table joined only with its invite code
     invite_code: str = ""  # the code of a private table to join
     guest: bool = False  # take the seat without signing in
+    resume: bool = False  # resume the kept seat whatever --name says
 
 
 def game_type_of(text: str, games: Catalogue) -> game_pb2.GameType:
@@ -74,21 +88,44 @@ def game_type_of(text: str, games: Catalogue) -> game_pb2.GameType:
 
 def take_seat(connection: Connection, request: SeatRequest, console: Console) -> Table:
     """Creates or joins a game, or resumes a kept seat or one the signed-in
-    player holds; says where the seat is kept."""
+    player holds; says where the seat is kept.
+
+    A kept seat is resumed for the same player only: without ``--name``, with
+    the name it was taken under, or with ``--resume``. Another name takes a new
+    seat, kept in a file of its own (``named_seat_path``).
+    """
     if not request.join:
-        seat = _create(_seating(connection, request, console), request)
+        games = catalogue(connection)
+        game_type = game_type_of(request.game_type or "", games)
+        check_seats(request.bots, request.players, games.info(game_type))
+        seating = _seating(connection, request, console)
+        seat = _create(seating, request, game_type)
+        seat = with_bots(connection, seat, request.bots)
         path = seat_path(seat.game, request.seat_token_file)
         return _taken(connection, request, seat, path, console)
     name = game_name(request.join)
     path = seat_path(name, request.seat_token_file)
-    kept = load_kept(path)
-    kept = kept if kept is not None and kept.game == name else None
+    kept = kept_at(path, name)
+    if kept is not None and not same_player(connection, kept, request):
+        if request.seat_token_file:
+            raise ClientError(
+                f"{path} keeps {kept.name or 'another player'}'s seat at {name}, "
+                "not one of yours: add --resume to play it, or keep yours in "
+                "another --seat-token-file"
+            )
+        path = named_seat_path(name, request.name or "")
+        kept = kept_at(path, name)
+        if kept is None:
+            seating = _seating(connection, request, console)
+            return _join_another(connection, seating, request, path, console)
     if kept is not None and kept.seat_token:
         console.print(f"Resuming your seat at {name} (seat kept in {path})")
         credentials = with_token(connection, kept.seat_token)
         return Table(credentials, kept, created=False, path=path)
     seating = _seating(connection, request, console)
     held = held_seat(seating, name)
+    if held and kept is None and not same_name(request, shown_name(seating, name)):
+        return _join_another(connection, seating, request, path, console)
     if held:
         seat = Seat(name, held, "", request.server) if kept is None else kept
         return _resume_held(seating, replace(seat, player=held), path, console)
@@ -97,6 +134,28 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
             f"your seat at {name} is kept for a signed-in player ({path}): "
             "play it signed in, without --guest"
         )
+    return _taken(connection, request, _join(seating, request, name), path, console)
+
+
+def _join_another(
+    connection: Connection,
+    seating: Connection,
+    request: SeatRequest,
+    path: Path,
+    console: Console,
+) -> Table:
+    """Takes a new seat for another person than the one whose seat is kept.
+
+    The machine's player account holds one seat per table at most; when it
+    holds one here already, the newcomer joins as a guest.
+    """
+    name = game_name(request.join or "")
+    if held_seat(seating, name):
+        console.print(
+            f"This machine's player already sits at {name}: "
+            f"{request.name or DEFAULT_NAME} joins as a guest"
+        )
+        seating = connection
     return _taken(connection, request, _join(seating, request, name), path, console)
 
 
@@ -126,22 +185,6 @@ def _seating(
         return connection
     account = sign_in(connection.channel, request.server, console, request.name)
     return connection if account is None else with_session(connection, account)
-
-
-def held_seat(seating: Connection, name: str) -> str:
-    """Returns the seat the signed-in player holds in a game; empty if none."""
-    if seating.session is None:
-        return ""
-    try:
-        game = seating.stub.GetGame(
-            game_service_pb2.GetGameRequest(
-                name=name, view=game_service_pb2.GAME_VIEW_BASIC
-            ),
-            timeout=UNARY_TIMEOUT,
-        ).game
-    except grpc.RpcError:  # joining tells what is wrong with the game
-        return ""
-    return game.caller
 
 
 def _taken(
@@ -175,8 +218,9 @@ def join_command(game: str, seat: Seat, *, private: bool = True) -> str:
     return f"{line} --code CODE" if private else line
 
 
-def _create(connection: Connection, request: SeatRequest) -> Seat:
-    game_type = game_type_of(request.game_type or "", catalogue(connection))
+def _create(
+    connection: Connection, request: SeatRequest, game_type: game_pb2.GameType
+) -> Seat:
     visibility = game_pb2.VISIBILITY_PUBLIC
     if request.private:
         visibility = game_pb2.VISIBILITY_PRIVATE
@@ -198,6 +242,7 @@ def _create(connection: Connection, request: SeatRequest) -> Seat:
         reply.seat_token,
         request.server,
         reply.invite_code,
+        name=_taken_name(request, reply.game, reply.player),
     )
 
 
@@ -217,7 +262,20 @@ def _join(connection: Connection, request: SeatRequest, name: str) -> Seat:
     )
     private = reply.game.visibility == game_pb2.VISIBILITY_PRIVATE
     code = request.invite_code if private else ""
-    return Seat(reply.game.name, reply.player, reply.seat_token, request.server, code)
+    taken = _taken_name(request, reply.game, reply.player)
+    return Seat(
+        reply.game.name,
+        reply.player,
+        reply.seat_token,
+        request.server,
+        code,
+        name=taken,
+    )
+
+
+def _taken_name(request: SeatRequest, game: game_pb2.Game, player: str) -> str:
+    """Returns the name a seat is kept under: ``--name``, else the one shown."""
+    return request.name or names_of(game).get(player, DEFAULT_NAME)
 
 
 def start_game(table: Table) -> None:

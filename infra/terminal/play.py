@@ -9,7 +9,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2, move_pb2
 
-from infra.bot_client import play_bots, seat_bots
+from infra.terminal.bot_seats import run_bots, say_left
 from infra.terminal.connection import (
     UNARY_TIMEOUT,
     ClientError,
@@ -55,9 +55,7 @@ MOVE_PROMPT = "your move> "
 def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
     """Runs ``tabletop play``; returns the exit status."""
     table = take_seat(connect(request.server), request, console)
-    code = table.seat.invite_code
-    bots = seat_bots(table.connection.stub, table.seat.game, request.bots, code)
-    stop_bots = play_bots(bots, request.bot_delay)
+    stop_bots = run_bots(table.connection, table.seat, request.bot_delay)
     game = get_game(table.connection, table.seat.game)
     info = game_type_info(table.connection, game.game_type)
     if renderer_for(game.game_type) is None:  # joined: its type was not named
@@ -74,10 +72,15 @@ def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
         # opened; otherwise once the table is full (or when the host types s).
         fewest = info.min_players if info and table.created else 0
         status = wait_for_start(session, request.players or fewest)
-        return turns(session) if status is None else status
+        status = turns(session) if status is None else status
+    except KeyboardInterrupt:
+        say_left(session)
+        raise
     finally:
         stop_bots.set()
         feed.stop()
+    say_left(session)
+    return status
 
 
 def turns(session: Session) -> int:

@@ -2,15 +2,31 @@
 
 A seat taken by a guest, or by a signed-in player, is kept with its seat token.
 One resumed with the player's session (its seat file was gone) is kept without
-a token: the player's account holds it, and a session acts for it.
+a token: the player's account holds it, and a session acts for it. The seats of
+the bots ``tabletop play --bots`` seated are kept with the player's, so that
+the game can go on after the player quits (``infra/terminal/bot_seats.py``).
+A second person at the same game on this machine keeps their seat in a file of
+their own, named after them (``named_seat_path``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
+
+_UNSAFE = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class KeptBot:
+    """A bot's seat at the table: its player resource name and seat token."""
+
+    player: str
+    seat_token: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +37,9 @@ class Seat:
     (as its creator, or typed with ``--code``) so that the lobby can show it.
     ``receipt_revision`` and ``receipt_digest`` are the last record digest the
     client was shown and its revision: a receipt that ``tabletop audit verify
-    --kept-receipts`` checks an export against (docs/audit.md).
+    --kept-receipts`` checks an export against (docs/audit.md). ``name`` is the
+    display name the seat was taken under (empty in files kept before it was);
+    ``bots`` are the seats of the bots seated with it.
     """
 
     game: str
@@ -31,6 +49,8 @@ class Seat:
     invite_code: str = ""
     receipt_revision: int = 0
     receipt_digest: str = ""
+    name: str = ""
+    bots: tuple[KeptBot, ...] = ()
 
 
 def state_dir() -> Path:
@@ -45,6 +65,12 @@ def seat_path(game: str, override: str | None = None) -> Path:
     if override:
         return Path(override).expanduser()
     return state_dir() / "seats" / f"{game.removeprefix('games/')}.json"
+
+
+def named_seat_path(game: str, name: str) -> Path:
+    """Returns where another person's seat at a game is kept: ``<game>.<name>.json``."""
+    slug = _UNSAFE.sub("-", name.strip().lower()).strip("-") or "player"
+    return state_dir() / "seats" / f"{game.removeprefix('games/')}.{slug}.json"
 
 
 def save_seat(seat: Seat, path: Path) -> None:
@@ -79,6 +105,7 @@ def load_kept(path: Path) -> Seat | None:
     revision, digest = data.get("receipt_revision", 0), data.get("receipt_digest", "")
     if not isinstance(revision, int) or not isinstance(digest, str):
         revision, digest = 0, ""
+    name = data.get("name", "")
     return Seat(
         game,
         player,
@@ -87,6 +114,22 @@ def load_kept(path: Path) -> Seat | None:
         code if isinstance(code, str) else "",
         revision,
         digest,
+        name if isinstance(name, str) else "",
+        _bots(data.get("bots", [])),
+    )
+
+
+def _bots(data: Any) -> tuple[KeptBot, ...]:
+    """Returns the bots' seats a seat file lists; none from a file without them."""
+    if not isinstance(data, list):
+        return ()
+    return tuple(
+        KeptBot(bot["player"], bot["seat_token"])
+        for bot in data
+        if isinstance(bot, dict)
+        and isinstance(bot.get("player"), str)
+        and isinstance(bot.get("seat_token"), str)
+        and bot["seat_token"]
     )
 
 

@@ -9,16 +9,18 @@ import uuid
 
 import grpc
 import pytest
-from tabletop.v1 import game_pb2
+from tabletop.v1 import event_pb2, game_pb2
 from tabletop.v1 import game_service_pb2 as api
 from tabletop.v1.game_service_pb2_grpc import GameServiceStub
 
-from infra.bot_client import BotSeat, join_as_bot, play_seat
+from infra.bot_client import BotSeat, join_as_bot, play_bots, play_seat
 from tests.e2e.client import (
     auth,
     create_qwirkle,
     get,
     legal_moves,
+    seat_of,
+    start_two_seats,
     submit,
     verified_export,
 )
@@ -131,3 +133,36 @@ def _ana_moves(server: Server, name: str, token: str) -> bool:
             return True
         assert time.monotonic() < deadline, "the bot does not move"
         time.sleep(0.02)
+
+
+def test_a_bot_accepts_a_takeback_of_the_other_players_last_move(
+    server: Server,
+) -> None:
+    name, (ana, bot) = start_two_seats(server.stub)
+    if seat_of(get(server.stub, name).current_player) == 1:  # Ana moves last
+        revision, moves = legal_moves(server.stub, name, bot)
+        submit(server.stub, name, bot, moves[0], revision)
+    revision, moves = legal_moves(server.stub, name, ana)
+    moved = submit(server.stub, name, ana, moves[0], revision).game.revision
+    server.stub.ProposeUndo(
+        api.ProposeUndoRequest(
+            name=name, expected_revision=moved, request_id=str(uuid.uuid4())
+        ),
+        metadata=auth(ana),
+        timeout=10,
+    )
+    stop = play_bots([BotSeat(server.stub, name, bot)], 0)  # its turn, a proposal open
+    try:
+        deadline = time.monotonic() + GAME_SECONDS
+        while (game := get(server.stub, name)).HasField("pending_undo"):
+            assert time.monotonic() < deadline, "the bot does not answer"
+            time.sleep(0.02)
+    finally:
+        stop.set()
+    events = server.stub.ListGameEvents(
+        api.ListGameEventsRequest(parent=name, page_size=1000), timeout=10
+    ).events
+    resolved = [e.undo_resolved for e in events if e.HasField("undo_resolved")]
+    assert [r.outcome for r in resolved] == [event_pb2.UNDO_OUTCOME_ACCEPTED]
+    assert events[-1].HasField("undo_resolved")  # the bot made no move after it
+    assert seat_of(game.current_player) == 0  # Ana's move again

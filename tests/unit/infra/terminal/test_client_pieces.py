@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +13,22 @@ import grpc
 import pytest
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
+from tabletop.v1 import game_pb2, game_type_pb2
 
 from infra.cli import build_parser
 from infra.settings import DEFAULT_LISTEN
+from infra.terminal.bot_seats import check_seats
 from infra.terminal.commands import DEFAULT_SERVER
 from infra.terminal.connection import ClientError, describe_error, game_name
 from infra.terminal.replay import step
-from infra.terminal.seats import Seat, load_seat, save_seat, seat_path
+from infra.terminal.seats import (
+    KeptBot,
+    Seat,
+    load_seat,
+    named_seat_path,
+    save_seat,
+    seat_path,
+)
 
 
 class _FailedCall(grpc.RpcError):
@@ -124,3 +136,66 @@ def test_play_needs_a_game_or_a_game_to_join(
 
     assert main(["play", "--server", "127.0.0.1:1"]) == 2
     assert "name a game to create" in capsys.readouterr().out
+
+
+def test_the_bots_seats_are_kept_with_the_players_and_old_files_still_load(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "seat.json"
+    bots = (KeptBot("games/abc/players/1", "bot-secret"),)
+    seat = Seat("games/abc", "games/abc/players/0", "secret", "h:1", name="Ana")
+    save_seat(replace(seat, bots=bots), path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_seat(path) == replace(seat, bots=bots)
+    old = {"game": "games/abc", "player": "games/abc/players/0"}
+    path.write_text(json.dumps({**old, "seat_token": "secret", "server": "h:1"}))
+    assert load_seat(path) == Seat("games/abc", "games/abc/players/0", "secret", "h:1")
+
+
+def test_another_persons_seat_is_kept_in_a_file_named_after_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    seats = tmp_path / "tabletop" / "seats"
+    assert named_seat_path("games/abc", "Ben O'Neil") == seats / "abc.ben-o-neil.json"
+
+
+QWIRKLE_INFO = game_type_pb2.GameTypeInfo(
+    game_type=game_pb2.GAME_TYPE_QWIRKLE,
+    display_name="Qwirkle",
+    min_players=2,
+    max_players=4,
+)
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "error"),
+    [
+        (4, 5, "--bots 4: Qwirkle seats at most 4 players, you and 3 bots"),
+        (2, 2, "--players 2 leaves no seat for you and 2 bots; use --players 3"),
+        (0, 1, "--players 1: Qwirkle is played by 2 to 4 players"),
+        (0, 5, "--players 5: Qwirkle is played by 2 to 4 players"),
+    ],
+)
+def test_a_table_the_game_cannot_seat_is_refused_naming_the_flag(
+    bots: int, players: int, error: str
+) -> None:
+    with pytest.raises(ClientError, match=re.escape(error)):
+        check_seats(bots, players, QWIRKLE_INFO)
+
+
+def test_too_few_bots_for_the_game_say_how_many_it_needs() -> None:
+    info = game_type_pb2.GameTypeInfo(
+        game_type=game_pb2.GAME_TYPE_HUES_AND_CUES,
+        display_name="Hues and Cues",
+        min_players=3,
+        max_players=10,
+    )
+    with pytest.raises(ClientError) as refused:
+        check_seats(1, 2, info)
+    assert str(refused.value) == (
+        "--bots 1: Hues and Cues needs at least 3 players; use --bots 2 or more, "
+        "or --players 3 to wait for other players too"
+    )
+    check_seats(2, 3, info)  # seated: nothing to refuse
+    check_seats(1, 3, info)  # --players 3 --bots 1 waits for one more player

@@ -1,0 +1,78 @@
+"""Which kept seat is the caller's: the same person's is resumed, another's is not.
+
+Two people may play at one table from one machine. A seat kept in the game's
+seat file is resumed by ``tabletop play --join`` without ``--name``, with the
+name the seat was taken under, or with ``--resume``; another ``--name`` is
+another person, who takes a seat of their own (``seats.named_seat_path``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import grpc
+from tabletop.v1 import game_pb2, game_service_pb2
+
+from infra.terminal.connection import UNARY_TIMEOUT, Connection, with_token
+from infra.terminal.render_common import names_of
+from infra.terminal.seats import Seat, load_kept
+
+if TYPE_CHECKING:
+    from infra.terminal.lobby import SeatRequest
+
+
+def kept_at(path: Path, name: str) -> Seat | None:
+    """Returns the seat kept at ``path`` if it is one at game ``name``."""
+    kept = load_kept(path)
+    return kept if kept is not None and kept.game == name else None
+
+
+def same_name(request: SeatRequest, name: str) -> bool:
+    """Tells whether a seat taken under ``name`` is the caller's to resume; a
+    seat whose name is not known is."""
+    if request.resume or not request.name or not name:
+        return True
+    return name.strip().casefold() == request.name.strip().casefold()
+
+
+def same_player(connection: Connection, kept: Seat, request: SeatRequest) -> bool:
+    """Tells whether a kept seat is the caller's; for a seat file kept before
+    seats had names, the server tells the seat's display name."""
+    if request.resume or not request.name:
+        return True
+    if kept.name or not kept.seat_token:
+        return same_name(request, kept.name)
+    seated = with_token(connection, kept.seat_token)
+    return same_name(request, shown_name(seated, kept.game))
+
+
+def shown_name(connection: Connection, name: str) -> str:
+    """Returns the display name the server shows for the caller's seat at game
+    ``name``; empty when it shows none."""
+    game = caller_game(connection, name)
+    if game is None:
+        return ""
+    return names_of(game).get(game.caller, "")
+
+
+def held_seat(seating: Connection, name: str) -> str:
+    """Returns the seat the signed-in player holds in a game; empty if none."""
+    if seating.session is None:
+        return ""
+    game = caller_game(seating, name)
+    return "" if game is None else game.caller
+
+
+def caller_game(connection: Connection, name: str) -> game_pb2.Game | None:
+    """Returns the game as the connection's caller sees it; None if refused."""
+    try:
+        return connection.stub.GetGame(
+            game_service_pb2.GetGameRequest(
+                name=name, view=game_service_pb2.GAME_VIEW_BASIC
+            ),
+            metadata=connection.metadata,
+            timeout=UNARY_TIMEOUT,
+        ).game
+    except grpc.RpcError:  # joining or resuming tells what is wrong with the game
+        return None
