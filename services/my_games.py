@@ -20,6 +20,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.common.table import TableStatus, outcome
+from services.acting import players_to_act
 from services.records import GameRecord
 
 # The listing's groups, in its order.
@@ -75,8 +76,7 @@ def rows_for(record: GameRecord) -> tuple[MyGameRow, ...]:
     table = record.table
     finished = outcome(table, record.rules)
     scores = finished.scores if finished else ()
-    playing = table.status is TableStatus.IN_PROGRESS and table.game is not None
-    to_act = tuple(record.rules.to_move(table.game)) if playing else ()
+    to_act = players_to_act(record)
     seats = tuple(
         SeatEntry(
             holder.display_name,

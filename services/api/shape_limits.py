@@ -143,6 +143,8 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         "Player.name": PLAYER_NAME,
         "Player.display_name": DISPLAY_NAME,
         "Game.current_player": PLAYER_NAME,
+        "Game.players_to_act": SEATS,
+        "Game.players_to_act[]": PLAYER_NAME,
         "Game.etag": ETAG,
         "UndoProposal.proposer": PLAYER_NAME,
         "UndoProposal.accepted_by": SEATS,

@@ -9,7 +9,7 @@ its class in snake case. Everything else is ``services.api.convert.mapping``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -42,6 +42,9 @@ class Declaration:
     # Commands whose ``action`` member is not their class name in snake case.
     renamed: Mapping[type, str] = field(default_factory=dict)
     api: Api = field(default_factory=Api)
+    # The seat that takes the first turn, from the state after the opening
+    # (``GameStarted.turn_order``); None: the one seat ``to_move`` names then.
+    first_turn: Callable[[Any], int] | None = None
 
 
 def _message(container: Any, member: str) -> Any:
@@ -68,6 +71,7 @@ class GameConverter:
         self.move_field = self.event_field = rules.name
         self.display_name, self.options = rules.title, rules.options
         self.self_undo = rules.self_undo
+        self.first_turn = declared.first_turn
         self._details = rules.details
         self._config_type = rules.config_type
         self._config = _message(api.game, self.config_field)

@@ -6,6 +6,7 @@ visibility functions for that caller first (DESIGN §5).
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from tabletop.v1 import event_pb2, game_pb2
@@ -14,8 +15,10 @@ from domain.common import table as tables
 from domain.common.seats import Operator, Seat, Viewer
 from domain.common.table_state import TABLE_EVENTS
 from domain.common.undo import Proposal, UndoProposed
+from services.acting import only_player_to_act, players_to_act
 from services.api.convert.mapping import Mapper, Names, Shape, members
 from services.api.convert.registry import converter_for
+from services.api.convert.turn_order import order_of_play
 from services.player_names import NAMES
 from services.records import GameRecord, RecordedEvent
 
@@ -29,9 +32,6 @@ _TABLE = Mapper(
                 "game_type": lambda e, _: converter_for(e.game_type).proto_type,
                 "visibility": lambda e, _: visibility(e.private),
             },
-        ),
-        tables.GameStarted: Shape(
-            computed={"turn_order": lambda e, _: range(e.players)},
         ),
         **dict.fromkeys(
             (tables.PlayerJoined, tables.PlayerLeft),
@@ -72,8 +72,6 @@ def game_to_proto(
     converter = converter_for(table.game_type)
     outcome = tables.outcome(table, record.rules)
     scores = outcome.scores if outcome else ()
-    to_move = record.rules.to_move(table.game) if table.game is not None else ()
-    playing = table.status is tables.TableStatus.IN_PROGRESS and len(to_move) == 1
     waiting = table.status is tables.TableStatus.WAITING_FOR_PLAYERS
     final = table.final
     revealed = final.seed if final else table.seed if reveal_all else None
@@ -105,7 +103,8 @@ def game_to_proto(
         ],
         "expire_time": table.expires_at if waiting else None,
         "closed_reason": table.closed,
-        "current_player": to_move[0] if playing else None,
+        "current_player": only_player_to_act(record),
+        "players_to_act": players_to_act(record),
         "abandoned": final and final.abandoned,
         "seed": revealed,  # with reveal_all, a snapshot from before the end
         "winners": final and final.winners,
@@ -139,14 +138,17 @@ def event_to_proto(
     names = _names(record.game_id)
     seen_as = _seen_as(record, viewer, reveal_all=reveal_all)
     event = tables.visible(recorded.event, seen_as, record.rules)
-    fields = {
+    fields: dict[str, Any] = {
         "revision": recorded.revision,
         "move_number": recorded.move_number,
         "actor": recorded.actor,
         "create_time": recorded.timestamp,
         "record_digest": recorded.digest,
     }
-    if type(event) in _MEMBERS:  # the table's own events and the undo events
+    if isinstance(event, tables.GameStarted):  # its order of play needs the game
+        order = order_of_play(record, event.players)
+        fields[_MEMBERS[type(event)]] = {"turn_order": order}
+    elif type(event) in _MEMBERS:  # the table's own events and the undo events
         fields[_MEMBERS[type(event)]] = event
     elif event is not None:
         converter = converter_for(record.table.game_type)

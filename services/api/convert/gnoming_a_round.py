@@ -17,6 +17,7 @@ from domain.games.gnoming_a_round import (
     Phase,
     RoundDealt,
     RoundScored,
+    State,
 )
 from services.api.convert.base import Declaration
 from services.api.convert.mapping import Mapper, Names, Shape
@@ -60,6 +61,11 @@ def _results(event: RoundScored, _: Names) -> list[Mapping[str, Any]]:
     ]
 
 
+def _first_turn(state: State) -> int:
+    """Returns round 1's first player, whose turn follows everyone's initial flip."""
+    return state.starting_seat
+
+
 DECLARED = Declaration(
     RULES,
     Mapper(
@@ -87,4 +93,5 @@ DECLARED = Declaration(
             ),
         },
     ),
+    first_turn=_first_turn,
 )
