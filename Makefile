@@ -10,6 +10,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # Written after a successful install; newer than pyproject.toml means up to date.
+# SERVE_STAMP: the project with its runtime dependencies and the code generators
+# of `make proto` (the `proto` extra), all `make serve` needs; INSTALL_STAMP:
+# with the dev tools too (the `dev` extra), into the same venv.
+SERVE_STAMP := $(VENV)/.tabletop-serve-installed
 INSTALL_STAMP := $(VENV)/.tabletop-installed
 
 PROTO_ROOT := protos
@@ -75,8 +79,12 @@ help:
 
 venv install: $(INSTALL_STAMP)
 
-$(INSTALL_STAMP): pyproject.toml
+$(SERVE_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[proto]'
+	@touch $@
+
+$(INSTALL_STAMP): pyproject.toml $(SERVE_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
@@ -96,7 +104,7 @@ $(WEB_STAMP): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
 
 # google/rpc/error_details.proto (ErrorInfo) comes with googleapis-common-protos,
 # google/protobuf/* with grpcio-tools.
-$(WEB_GEN): $(PROTOS) $(WEB_STAMP) $(INSTALL_STAMP)
+$(WEB_GEN): $(PROTOS) $(WEB_STAMP) $(SERVE_STAMP)
 	rm -rf $(WEB_DIR)/src/gen
 	mkdir -p $(WEB_DIR)/src/gen
 	$(BIN)/python -m grpc_tools.protoc -I $(PROTO_ROOT) -I $(SITE_PACKAGES) \
@@ -115,8 +123,8 @@ web: $(WEB_DIST)
 
 # One protoc run writes all outputs (grouped target). The whole tree is rebuilt so
 # code generated from a deleted .proto cannot linger; the generator version is a
-# prerequisite too, through the install stamp.
-$(GEN_FILES) &: $(PROTOS) $(INSTALL_STAMP)
+# prerequisite too, through the serve stamp.
+$(GEN_FILES) &: $(PROTOS) $(SERVE_STAMP)
 	rm -rf $(GEN)/tabletop
 	mkdir -p $(GEN)
 	$(BIN)/python -m grpc_tools.protoc -I $(PROTO_ROOT) \
@@ -152,7 +160,7 @@ test: tools $(INSTALL_STAMP) $(GEN_FILES) $(NODE_STAMP) $(WEB_DIST) lint
 # With Node.js and npm it builds the web page when its sources changed and serves
 # it with the API for browsers on 127.0.0.1:8080; without them, the API alone.
 HTTP_LISTEN ?= 127.0.0.1:8080
-serve: $(INSTALL_STAMP) $(GEN_FILES)
+serve: $(SERVE_STAMP) $(GEN_FILES)
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory web; else \
 		echo "make serve: no npm, so no web page (install Debian's nodejs and npm, then make serve again); the API is served"; fi
 	$(BIN)/tabletop serve --http-listen $(HTTP_LISTEN) $(ARGS)
