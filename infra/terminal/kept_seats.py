@@ -56,12 +56,15 @@ def shown_name(connection: Connection, name: str) -> str:
     return names_of(game).get(game.caller, "")
 
 
-def held_seat(seating: Connection, name: str) -> str:
-    """Returns the seat the signed-in player holds in a game; empty if none."""
+def held_seat(seating: Connection, name: str) -> tuple[str, str]:
+    """Returns the seat the signed-in player holds in a game and the name it is
+    shown under; empty strings if none."""
     if seating.session is None:
-        return ""
+        return "", ""
     game = caller_game(seating, name)
-    return "" if game is None else game.caller
+    if game is None or not game.caller:
+        return "", ""
+    return game.caller, names_of(game).get(game.caller, "")
 
 
 def caller_game(connection: Connection, name: str) -> game_pb2.Game | None:

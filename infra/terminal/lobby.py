@@ -31,7 +31,6 @@ from infra.terminal.kept_seats import (
     kept_at,
     same_name,
     same_player,
-    shown_name,
 )
 from infra.terminal.render import cannot_draw, renderer_for
 from infra.terminal.render_common import names_of, seat_of
@@ -95,26 +94,12 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
     seat, kept in a file of its own (``named_seat_path``).
     """
     if not request.join:
-        games = catalogue(connection)
-        game_type = game_type_of(request.game_type or "", games)
-        check_seats(request.bots, request.players, games.info(game_type))
-        seating = _seating(connection, request, console)
-        seat = _create(seating, request, game_type)
-        seat = with_bots(connection, seat, request.bots)
-        path = seat_path(seat.game, request.seat_token_file)
-        return _taken(connection, request, seat, path, console)
+        return _open(connection, request, console)
     name = game_name(request.join)
     path = seat_path(name, request.seat_token_file)
     kept = kept_at(path, name)
     if kept is not None and not same_player(connection, kept, request):
-        if request.seat_token_file:
-            raise ClientError(
-                f"{path} keeps {kept.name or 'another player'}'s seat at {name}, "
-                "not one of yours: add --resume to play it, or keep yours in "
-                "another --seat-token-file"
-            )
-        path = named_seat_path(name, request.name or "")
-        kept = kept_at(path, name)
+        path, kept = _own_seat_file(request, kept, path)
         if kept is None:
             seating = _seating(connection, request, console)
             return _join_another(connection, seating, request, path, console)
@@ -123,11 +108,13 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
         credentials = with_token(connection, kept.seat_token)
         return Table(credentials, kept, created=False, path=path)
     seating = _seating(connection, request, console)
-    held = held_seat(seating, name)
-    if held and kept is None and not same_name(request, shown_name(seating, name)):
+    held, shown = held_seat(seating, name)
+    if held and kept is None and not same_name(request, shown):
         return _join_another(connection, seating, request, path, console)
     if held:
-        seat = Seat(name, held, "", request.server) if kept is None else kept
+        seat = (
+            Seat(name, held, "", request.server, name=shown) if kept is None else kept
+        )
         return _resume_held(seating, replace(seat, player=held), path, console)
     if kept is not None and seating.session is None:
         raise ClientError(
@@ -137,6 +124,32 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
     return _taken(connection, request, _join(seating, request, name), path, console)
 
 
+def _open(connection: Connection, request: SeatRequest, console: Console) -> Table:
+    """Opens a new table with the bots asked for; keeps the seat and theirs."""
+    games = catalogue(connection)
+    game_type = game_type_of(request.game_type or "", games)
+    check_seats(request.bots, request.players, games.info(game_type))
+    seating = _seating(connection, request, console)
+    seat = with_bots(connection, _create(seating, request, game_type), request.bots)
+    path = seat_path(seat.game, request.seat_token_file)
+    return _taken(connection, request, seat, path, console)
+
+
+def _own_seat_file(
+    request: SeatRequest, other: Seat, path: Path
+) -> tuple[Path, Seat | None]:
+    """Returns where the caller's seat is kept, and the seat kept there, when
+    ``path`` keeps another person's; refuses a ``--seat-token-file`` that does."""
+    if request.seat_token_file:
+        raise ClientError(
+            f"{path} keeps {other.name or 'another player'}'s seat at "
+            f"{other.game}, not one of yours: add --resume to play it, or keep "
+            "yours in another --seat-token-file"
+        )
+    own = named_seat_path(other.game, request.name or "")
+    return own, kept_at(own, other.game)
+
+
 def _join_another(
     connection: Connection,
     seating: Connection,
@@ -144,13 +157,18 @@ def _join_another(
     path: Path,
     console: Console,
 ) -> Table:
-    """Takes a new seat for another person than the one whose seat is kept.
+    """Takes a new seat for another person than the one whose seat is kept,
+    or resumes the one the signed-in player holds under that person's name.
 
     The machine's player account holds one seat per table at most; when it
-    holds one here already, the newcomer joins as a guest.
+    holds another person's here, the newcomer joins as a guest.
     """
     name = game_name(request.join or "")
-    if held_seat(seating, name):
+    held, shown = held_seat(seating, name)
+    if held and same_name(request, shown):
+        seat = Seat(name, held, "", request.server, name=shown)
+        return _resume_held(seating, seat, path, console)
+    if held:
         console.print(
             f"This machine's player already sits at {name}: "
             f"{request.name or DEFAULT_NAME} joins as a guest"
