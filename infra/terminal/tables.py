@@ -142,10 +142,18 @@ def _own_table(own: list[Kept], games: Catalogue) -> Table:
             games.display_name(game.game_type),
             STATES.get(game.state, "?"),
             f"{len(game.players)}/{game.max_players}",
-            f"seat {you}" + (" (host)" if game.caller == game.host else ""),
+            _you(you, seat, host=game.caller == game.host),
             code,
         )
     return table
+
+
+def _you(index: str, seat: Seat, *, host: bool) -> str:
+    """Returns the caller's seat: its number, the name it was kept under (two
+    people may keep seats at one table on one machine) and whether it hosts."""
+    notes = [seat.name] if seat.name else []
+    notes += ["host"] if host else []
+    return f"seat {index}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def _open_table(open_games: list[game_pb2.Game], games: Catalogue) -> Table:

@@ -66,13 +66,14 @@ def test_the_lobby_shows_only_what_the_caller_may_see(
         timeout=10,
     )
     me = tmp_path / "me"
-    kept = Seat(mine.game.name, mine.player, mine.seat_token, server.address)
+    kept = Seat(mine.game.name, mine.player, mine.seat_token, server.address, name="Cy")
     save_seat(kept, me / "tabletop" / "seats" / f"{_id(mine.game.name)}.json")
 
     shown = _lobby(server, me)
     assert _id(public.game.name) in shown
     assert _id(mine.game.name) in shown  # under the caller's own tables
     assert "(ask the host)" in shown  # its code was not kept: only the host has it
+    assert "seat 0 (Cy, host)" in shown  # the name the seat is kept under
     assert _id(theirs.game.name) not in shown
     assert _id(closed.game.name) not in shown
 
