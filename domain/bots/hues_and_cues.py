@@ -7,7 +7,7 @@ card square nearest that spot, whichever card of the public deck it holds, and
 places its piece on the free square near the spot that earns the most points
 over all those possible targets (with the free-choice variant: the spot itself).
 The cue giver describes each square it may choose with the listed word nearest
-its colour (legal moves list a target's nearest words not given yet, D29, so a
+its colour (legal moves list a target's nearest word not given yet, D29, so a
 word is never repeated), predicts where that word's guesses land, and takes
 the target they land nearest. Its second cue is the one of the three listed
 words nearest the target's colour that, with the first, brings the guesses

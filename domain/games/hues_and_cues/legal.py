@@ -4,11 +4,12 @@ Guessers get one ``PlaceGuess`` per empty square in row-major order (A1, A2,
 ..., P30). A cue has no finite list, so the cue giver gets suggestions that
 describe the target (D20, D29): for each allowed target (the card's squares in
 card order, or all 480 with the variant) a ``GiveFirstCue`` with the word
-nearest its colour not given yet, then the same with the second nearest, then
-the third; at the second cue, ``GiveSecondCue`` with every word not given yet,
-nearest the target's colour first, then ``SkipSecondCue``. So a suggestion
-listed once and not now has been given since: it is refused as a repeat (or
-its target left with its card). Any other cue passing §4 is equally legal.
+nearest its colour not given yet (``CUES_PER_TARGET`` words, each rank after
+the one before); at the second cue, ``GiveSecondCue`` with every word not
+given yet, nearest the target's colour first, then ``SkipSecondCue``. So a
+suggestion listed once and not now has been given since: it is refused as a
+repeat (or its target left with its card). Any other cue passing §4 is
+equally legal.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def legal_moves(state: State, seat: int) -> Iterator[Command]:
 
 
 def _first_cues(state: State, seat: int) -> Iterator[GiveFirstCue]:
-    """Yields each target's nearest unused word, then each one's second, third."""
+    """Yields each target with its nearest unused word, then its next, if more."""
     # Never short: the vocabulary outlasts any game (D29).
     cues = {target: nearest_cues(target, state.cues) for target in targets(state)}
     for rank in range(CUES_PER_TARGET):

@@ -19,8 +19,9 @@ from domain.games.hues_and_cues.board import Square, color
 
 Rgb: TypeAlias = tuple[int, int, int]
 
-# D29: how many words legal moves suggest for each target.
-CUES_PER_TARGET = 3
+# D29: how many words legal moves suggest for each target at the first cue; one
+# keeps a move per target, which clients pick by clicking or numbering targets.
+CUES_PER_TARGET = 1
 
 # D29: every word passes §4 as a first or a second cue; 114 words outlast the
 # 44 cues a game can hold at most (12 regular and 10 tie-break rounds, two cues
