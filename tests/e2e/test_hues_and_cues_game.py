@@ -3,7 +3,8 @@
 A spectator follows the whole game on ``StreamGame`` and never receives the
 drawn card or the target before it is revealed; on the way the cue giver takes
 back a cue alone, a middle revision is replayed, and the operator's export of
-the finished game verifies. ``ListGameTypes`` gives every square's colour.
+the finished game verifies. A square spelt otherwise than the server writes it
+is refused. ``ListGameTypes`` gives every square's colour.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import grpc
 from tabletop.v1 import game_pb2, hues_and_cues_pb2, move_pb2
 from tabletop.v1 import game_service_pb2 as api
 
-from tests.e2e.client import Spectator, auth, expect_error
+from tests.e2e.client import Spectator, auth, error_of, expect_error
 from tests.e2e.conftest import Server
 from tests.e2e.playthrough import (
     by_action,
@@ -59,7 +60,11 @@ def test_three_seats_play_hues_and_cues_to_the_end_while_a_spectator_follows(
     drawn = [f.card_drawn for f in facts if f.HasField("card_drawn")]
     chosen = [f.target_chosen for f in facts if f.HasField("target_chosen")]
     scored = [f.round_scored for f in facts if f.HasField("round_scored")]
-    assert len(drawn) == len(scored) == 6  # three players give cues twice
+    started = [f.round_started for f in facts if f.HasField("round_started")]
+    assert len(drawn) == len(scored) == len(started)
+    # Three players give cues twice, then tie-break rounds while leaders tie.
+    assert [s.tiebreak for s in started][:6] == [False] * 6
+    assert all(s.tiebreak for s in started[6:])
     assert not any(d.HasField("card") for d in drawn)
     assert not any(c.HasField("target") for c in chosen)
     assert all(s.target.id for s in scored)
@@ -121,7 +126,7 @@ def test_a_spectator_sees_no_card_or_target_until_the_reveal(server: Server) -> 
     assert not any(s.id in str(metadata) for s in mine.card.squares)
 
     # A cue naming a basic colour is refused with its own reason; nothing is stored.
-    move.hues_and_cues.give_first_cue.target.id = mine.card.squares[0].id.lower()
+    move.hues_and_cues.give_first_cue.target.id = mine.card.squares[0].id
     move.hues_and_cues.give_first_cue.cue = "blueberry"
     code, reason, _ = expect_error(
         server.stub.SubmitMove,
@@ -145,6 +150,65 @@ def test_a_spectator_sees_no_card_or_target_until_the_reveal(server: Server) -> 
     ).game.hues_and_cues_view
     assert list(seen.cues) == ["Tomato"]
     assert not seen.HasField("target")
+
+
+def test_a_square_spelt_otherwise_than_the_server_writes_it_is_refused(
+    server: Server,
+) -> None:
+    # D30: one spelling per square; "h15", "H 15" and "H015" are refused
+    # before the game is loaded, naming the spelling to use, and nothing is stored.
+    name, tokens = open_table(
+        server,
+        game_pb2.Game(
+            game_type=game_pb2.GAME_TYPE_HUES_AND_CUES,
+            hues_and_cues_config=hues_and_cues_pb2.HuesAndCuesConfig(
+                first_cue_giver=0, free_choice_variant=True
+            ),
+        ),
+    )
+    server.stub.StartGame(
+        api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
+    )
+    before = server.stub.GetGame(api.GetGameRequest(name=name), timeout=10).game
+    field = "move.hues_and_cues.give_first_cue.target.id"
+    for spelt, written in (("h15", "H15"), ("H 15", "H15"), ("A01", "A1")):
+        move = _first_cue(spelt, "lagoon")
+        try:
+            server.stub.SubmitMove(
+                api.SubmitMoveRequest(name=name, move=move),
+                metadata=auth(tokens[0]),
+                timeout=10,
+            )
+        except grpc.RpcError as error:
+            code, reason, metadata = error_of(error)
+            message = error.details() or ""
+        else:
+            raise AssertionError(spelt)
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_MOVE")
+        assert metadata["field"] == field
+        assert "a capital letter A to P, then a number 1 to 30" in message
+        assert message.endswith(f"{spelt!r} is written {written}.")
+    after = server.stub.GetGame(api.GetGameRequest(name=name), timeout=10).game
+    assert after.revision == before.revision
+    assert not after.hues_and_cues_view.cues
+
+    reply = server.stub.SubmitMove(
+        api.SubmitMoveRequest(name=name, move=_first_cue("H15", "lagoon")),
+        metadata=auth(tokens[0]),
+        timeout=10,
+    )
+    assert reply.game.revision > before.revision
+    assert reply.game.hues_and_cues_view.target.id == "H15"
+
+
+def _first_cue(square: str, cue: str) -> move_pb2.Move:
+    return move_pb2.Move(
+        hues_and_cues=hues_and_cues_pb2.HuesAndCuesMove(
+            give_first_cue=hues_and_cues_pb2.HuesAndCuesGiveFirstCue(
+                target=hues_and_cues_pb2.HuesAndCuesSquare(id=square), cue=cue
+            )
+        )
+    )
 
 
 def test_the_catalogue_lists_every_game_and_the_board_colours(server: Server) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.common.rules import GameRules, Modules, Option
 from domain.games.hues_and_cues import evolve, legal, rules, setup, views
-from domain.games.hues_and_cues.board import Square, parse_square
+from domain.games.hues_and_cues.board import Square, parse_square, square_named
 from domain.games.hues_and_cues.cards import CARDS, DECK, CueCard
 from domain.games.hues_and_cues.cues import Cue, catalog, check_cue
 from domain.games.hues_and_cues.events import (
@@ -143,4 +143,5 @@ __all__ = [
     "TargetRevealed",
     "check_cue",
     "parse_square",
+    "square_named",
 ]

@@ -1,7 +1,10 @@
 """The 16 x 30 board: squares, their names, distance and colours (spec §1.1, §1.2).
 
 Rows are lettered A (top) to P, columns numbered 1 (left) to 30 (D1). Colours
-are presentation only (D2): no rule reads them.
+are presentation only (D2): no rule reads them. A square has one name
+(``H15``): ``square_named`` reads only that, as the API does (D30), while
+``parse_square`` also reads the other ways a person may type it (``h 15``,
+``H07``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,11 @@ def on_board(row: int, column: int) -> bool:
 
 
 def parse_square(text: str) -> Square | None:
-    """Returns the square ``text`` names (``H15``, ``h 15``), None if it names none."""
+    """Returns the square ``text`` names, None if it names none.
+
+    Lenient, for what a person types (§1.1): either case, one optional space
+    and a leading zero (``H15``, ``h 15``, ``H07``).
+    """
     found = _SQUARE.fullmatch(text)
     if found is None:
         return None
@@ -56,6 +63,16 @@ def distance(a: Square, b: Square) -> int:
 ALL_SQUARES: tuple[Square, ...] = tuple(
     Square(row, column) for row in range(ROWS) for column in range(COLUMNS)
 )
+_BY_NAME = {str(square): square for square in ALL_SQUARES}
+
+
+def square_named(name: str) -> Square | None:
+    """Returns the square whose name is exactly ``name`` (``H15``), else None (D30).
+
+    One spelling per square: a capital row letter, then the column number
+    without a leading zero, nothing else.
+    """
+    return _BY_NAME.get(name)
 
 
 def _channel(value: Fraction) -> int:

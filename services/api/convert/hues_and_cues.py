@@ -2,7 +2,9 @@
 
 A square travels as its name with its row and column, a cue card with its
 squares, points as one entry per player, and a guess as its piece; the view is
-one flat message, the secret part set only for those who may see it.
+one flat message, the secret part set only for those who may see it. A square
+is read from its name alone, in the one spelling the server writes (D30):
+``h15``, ``H 15`` and ``H015`` are refused, naming the spelling to use.
 """
 
 from __future__ import annotations
@@ -24,11 +26,17 @@ from domain.games.hues_and_cues import (
     PieceScored,
     Square,
     parse_square,
+    square_named,
 )
 from services.api.convert.base import Declaration
 from services.api.convert.mapping import Mapper, Shape
 from services.api.errors import FieldViolation
 
+# D30: what a square's name must be, said to a client that sends another.
+NAME_FORM = (
+    "must name a square from A1 to P30 as the server writes it: a capital "
+    "letter A to P, then a number 1 to 30 without a leading zero (H15)"
+)
 _PIECE = {
     "seat": "piece.player",
     "guess_no": "piece.guess_no",
@@ -37,10 +45,12 @@ _PIECE = {
 
 
 def _square(message: pb.HuesAndCuesSquare, path: str) -> Square | list[FieldViolation]:
-    square = parse_square(message.id)
-    if square is None:
-        return [FieldViolation(f"{path}.id", "must name a square from A1 to P30")]
-    return square
+    square = square_named(message.id)
+    if square is not None:
+        return square
+    meant = parse_square(message.id)
+    hint = "" if meant is None else f"; {message.id!r} is written {meant}"
+    return [FieldViolation(f"{path}.id", f"{NAME_FORM}{hint}")]
 
 
 def _card(card_id: str | None) -> Mapping[str, Any] | None:
