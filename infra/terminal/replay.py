@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC
 
 from rich.console import Console, Group
 from rich.text import Text
-from tabletop.v1 import event_pb2, game_service_pb2
+from tabletop.v1 import event_pb2, game_pb2, game_service_pb2
 
 from infra.terminal.connection import (
     UNARY_TIMEOUT,
@@ -45,15 +46,50 @@ def events_of(connection: Connection, name: str) -> list[event_pb2.GameEvent]:
 
 
 def what_happened(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
-    """Describes the event that led to a revision, its kind when nothing better."""
-    described = describe_event(event, names)
+    """Describes the event that led to a revision in words, as the live log does.
+
+    The events the log leaves out (the table opened, a move's start, the turn
+    timer) have their words here; a game's event its renderer has no words for
+    is named by its kind.
+    """
+    described = describe_event(event, names) or table_event(event, names)
     if described is not None:
         return described
-    member = event.WhichOneof("event") or "event"
+    member = event.WhichOneof("event")
+    if member is None:
+        return "an event this client does not know"
     inner = getattr(event, member).WhichOneof("event") if member in _GAMES else None
     who = names.get(event.actor, "")
     kind = f"{member}: {inner}" if inner else member
     return f"{kind.replace('_', ' ')}{f' by {who}' if who else ''}"
+
+
+def table_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
+    """Describes the table's events the live log leaves out; None for the others."""
+    kind = event.WhichOneof("event")
+    if kind == "game_created":
+        created = event.game_created
+        private = created.visibility == game_pb2.VISIBILITY_PRIVATE
+        return (
+            f"game created: a {'private' if private else 'public'} table of "
+            f"{created.max_players} seats"
+        )
+    if kind == "move_played":
+        who = names.get(event.move_played.player, "a player")
+        return f"{who} made move {event.move_number}; what it did follows"
+    if kind == "undo_accepted":
+        who = names.get(event.undo_accepted.player, "a player")
+        return f"{who} agreed to the takeback"
+    if kind == "turn_timer_started":
+        started = event.turn_timer_started
+        if not started.HasField("deadline"):
+            return "the turn timer started"
+        by = f"{started.deadline.ToDatetime(tzinfo=UTC):%H:%M:%S} UTC"
+        return f"the turn timer started: the players to move act by {by}"
+    if kind == "turn_timed_out":
+        who = names.get(event.turn_timed_out.player, "a player")
+        return f"{who} ran out of time; the server's bot plays the turn"
+    return None
 
 
 def step(text: str, revision: int, total: int) -> tuple[int, str]:

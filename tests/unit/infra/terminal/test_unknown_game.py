@@ -60,7 +60,8 @@ def test_its_moves_events_and_typed_lines_are_not_read() -> None:
     event = event_pb2.GameEvent(revision=3, actor="games/g1/players/0")
     event.game_started.SetInParent()
     assert describe_event(event, {}) == "the game started"
-    assert what_happened(event_pb2.GameEvent(revision=4), {}) == "event"
+    unknown = event_pb2.GameEvent(revision=4)
+    assert what_happened(unknown, {}) == "an event this client does not know"
     assert typed(_chess(), "e4", []) is None
     assert hint(_chess()) == ""
 
