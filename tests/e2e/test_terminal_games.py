@@ -316,7 +316,7 @@ def test_fool_the_terminal_plays_by_number_and_shows_only_its_own_hand(
         if seat == 3:
             assert shown.endswith("your move> ")
             assert f"{len(moves)} legal moves; page 1/1" in shown
-            listed = re.findall(r"^ +(\d+)  play (\S+)$", shown, re.MULTILINE)
+            listed = re.findall(r"^ +(\d+)  play (\S+) \(", shown, re.MULTILINE)
             assert listed == [(str(n), card) for n, card in enumerate(cards, 1)]
             screen.child.sendline(str(len(moves)))  # the last listed card
             revision = _wait_revision(server, name, revision)
@@ -327,7 +327,10 @@ def test_fool_the_terminal_plays_by_number_and_shows_only_its_own_hand(
             assert f"waiting for {names[seat]}..." in shown
             revision = submit(server.stub, name, tokens[seat], moves[0]).game.revision
             card = cards[0]
-        shown = _logged(screen, rf"{names[seat]} played {re.escape(card)}", revision)
+        wild = r" \(a wild 1\)" if card.startswith("W") else ""
+        shown = _logged(
+            screen, rf"{names[seat]} played {re.escape(card)}{wild}", revision
+        )
         assert re.search(
             rf"^trick: .*{names[seat]} {re.escape(card)}", shown, re.MULTILINE
         ) or ("won the trick" in shown)
@@ -479,9 +482,9 @@ def test_spectating_gnoming_a_round_shows_moves_live_and_no_face_down_card(
     down = max(p for p, slot in enumerate(layout) if slot.face_down)
     keep = _gnome_move(server, name, tokens[seat], "keep", down)
     revision = submit(server.stub, name, tokens[seat], keep).game.revision
-    shown = _gnome_logged(
-        screen, rf"{names[seat]} kept {re.escape(label)} at {down}", revision
-    )
+    # The face-down card it turned out is named, and it is the one dealt there.
+    kept = f"{names[seat]} kept {label} at position {down}, turning out face-down"
+    shown = _gnome_logged(screen, re.escape(f"{kept} {dealt[seat][down]}"), revision)
     assert _check_layouts(server, name, shown)[seat][down] == label
     # The face-down card it displaced is shown now, and it is the one dealt there.
     assert f"in hand: {dealt[seat][down]}" in shown
