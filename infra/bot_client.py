@@ -44,9 +44,9 @@ GIVE_UP_SECONDS = 300.0
 class BotSeat:
     """Where a bot plays: the game, its seat token and the server's stub.
 
-    ``player`` is the seat's player resource name when it was taken (a seat
-    given up before it moves the others down; the server's ``Game.caller`` says
-    where the bot sits now).
+    ``player`` is the seat's player resource name as it was taken. A seat given
+    up before it moves it down, so the server's ``Game.caller`` says where the
+    bot sits now.
     """
 
     stub: GameServiceStub
