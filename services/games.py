@@ -363,7 +363,8 @@ class GamesApp(GameStore):
     ) -> tuple[GameRecord, Any | None] | Rejected:
         """Returns the game and the bot's move for the caller's seat (None: none).
 
-        The bot decides from the seat's own view, so it tells nothing hidden.
+        The bot decides from the seat's own view, so it tells nothing hidden. A
+        caller with no move now gets none, a spectator as a seat not to act.
         """
         found = self._playing_seat(game_id, token)
         if isinstance(found, Rejected):
@@ -379,6 +380,7 @@ class GamesApp(GameStore):
 
         The moves are listed a page at a time, in the rules' fixed order; a
         page resumes the listing the previous page kept (services/listings.py).
+        A spectator has none, as a seat not to act.
         """
         found = self._playing_seat(game_id, token)
         if isinstance(found, Rejected):
@@ -389,16 +391,22 @@ class GamesApp(GameStore):
     def _playing_seat(
         self, game_id: UUID, token: str | None
     ) -> tuple[GameRecord, int | None] | Rejected:
-        """Returns the game and the token's seat, None while play is not on."""
+        """Returns the game and the caller's seat; None while play is not on.
+
+        A spectator (no token, or a signed-in player without a seat here) has
+        no seat either: the game is public to spectators, so an empty answer
+        tells them nothing, and costs no more than a refusal. A token that is
+        nobody's here is refused, as by every call (decision T6).
+        """
         record = self.get_game(game_id)
         if record is None:
             return game_not_found(game_id)
-        seat = self.authenticate(record, token)
-        if isinstance(seat, Rejected):
-            return seat
+        viewer = self.caller(record, token)
+        if isinstance(viewer, Rejected):
+            return viewer
         if record.table.status is not tables.TableStatus.IN_PROGRESS:
             return record, None
-        return record, seat
+        return record, viewer.index if isinstance(viewer, Seat) else None
 
     def _seated_again(
         self, record: GameRecord | None, call: Call, request_id: str

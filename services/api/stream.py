@@ -1,11 +1,15 @@
 """``StreamGame``: a game's live feed, redacted for its caller (docs/design.md §7).
 
 The stream registers its listener before it reads the game, sends the caller's
-snapshot or the stored events after ``after_revision``, then every new event as
-the feed delivers it (in revision order, each once, see ``services.feed``), with a
-heartbeat whenever the game has been idle for the feed's heartbeat interval.
-After the table's ``GameFinished`` (or ``TableClosed``) it sends a final
-snapshot and ends with OK.
+snapshot or the stored events after ``after_revision``, then one ``caught_up``
+item with the revision read, then every new event as the feed delivers it (in
+revision order, each once, see ``services.feed``), with a heartbeat whenever the
+game has been idle for the feed's heartbeat interval. After the table's
+``GameFinished`` (or ``TableClosed``) it sends a final snapshot and ends with OK.
+The catch-up happens once per call: a gap the feed reads from the store later
+is sent as live events, and a client that resumes calls again (and is sent its
+own ``caught_up``). A game already over when called has nothing live to follow:
+its stream sends no ``caught_up``, only the final snapshot, and ends.
 
 New events come folded once for all the game's streams (``services.game_feed``),
 and each is converted once per kind of viewer (``shared_messages``): every
@@ -84,6 +88,7 @@ async def stream_game(
                 if not request.snapshot_first:
                     yield snapshot(record, viewer)
                 return
+            yield _caught_up(record)
             items = batch_messages if request.batch_events else event_messages
             heartbeat_seconds = feed.heartbeat_seconds
             deadline = StreamDeadline(app.sessions, token)
@@ -109,6 +114,11 @@ async def stream_game(
             yield snapshot_message(last, viewer) if last else snapshot(record, viewer)
     except Exception as error:  # noqa: BLE001 (each has its status)
         await context.abort_with_status(_status_of(error))
+
+
+def _caught_up(record: GameRecord) -> Response:
+    """Returns the item that ends the catch-up: everything up to the read is sent."""
+    return Response(caught_up=game_service_pb2.CaughtUp(revision=record.revision))
 
 
 def _status_of(error: Exception) -> grpc.Status:

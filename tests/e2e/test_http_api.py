@@ -457,11 +457,12 @@ def test_a_request_that_does_not_arrive_whole_in_time_loses_its_connection(
             f"{SERVICE}/StreamGame",
             api.StreamGameRequest(name=name, snapshot_first=True),
             api.StreamGameResponse,
-            limit=3,  # the snapshot, then heartbeats every 0.5 s
+            limit=4,  # the snapshot, caught up, then heartbeats every 0.5 s
         )
         assert ended is None
         assert [m.WhichOneof("item") for m in messages] == [
             "snapshot",
+            "caught_up",
             "heartbeat",
             "heartbeat",
         ]

@@ -64,6 +64,7 @@ class Watcher:
 
     With ``resume_after`` it cancels its call once it has seen that revision and
     calls again from the last revision it received, as a reconnecting app does.
+    ``live`` is set once its first call has caught up (or ended).
     """
 
     def __init__(
@@ -97,7 +98,8 @@ class Watcher:
                 )
                 for item in call:
                     items.append(item)
-                    self.live.set()
+                    if item.HasField("caught_up"):
+                        self.live.set()
                     if self.resume_after and item.event.revision >= self.resume_after:
                         break
                 else:
@@ -114,6 +116,22 @@ class Watcher:
         self.thread.join(DEADLINE)
         assert not self.thread.is_alive()
         return [item for items in self.calls for item in items]
+
+
+def check_catch_up(items: list[Item]) -> int:
+    """Checks that one call's items hold one ``caught_up``, where the live part starts.
+
+    Events up to its revision come before it, newer ones and heartbeats after;
+    returns its revision.
+    """
+    kinds = [item.WhichOneof("item") for item in items]
+    assert kinds.count("caught_up") == 1, kinds
+    at = kinds.index("caught_up")
+    revision = items[at].caught_up.revision
+    assert all(e.revision <= revision for e in events_of(items[:at]))
+    assert all(e.revision > revision for e in events_of(items[at + 1 :]))
+    assert "heartbeat" not in kinds[:at]
+    return revision
 
 
 def revisions(items: list[Item]) -> list[int]:
@@ -168,6 +186,7 @@ def test_watchers_on_one_server_see_a_game_played_on_another(
     seen = spectator.finish()
     assert spectator.codes == [grpc.StatusCode.OK]
     assert revisions(seen) == everything
+    assert check_catch_up(seen) == 3  # the table as it waited for StartGame
     started = next(i for i, item in enumerate(seen) if item.event.revision == 4)
     waiting = seen[:started]  # before StartGame's first event
     idle = [item.heartbeat.revision for item in waiting if item.HasField("heartbeat")]
@@ -187,9 +206,14 @@ def test_watchers_on_one_server_see_a_game_played_on_another(
     assert resumer.codes == [grpc.StatusCode.CANCELLED, grpc.StatusCode.OK]
     assert revisions(resumer.calls[0])[-1] == 12
     assert revisions(resumed) == everything
+    # Each call catches up once: the first with the waiting table, the second
+    # from revision 12 to wherever the game had got to when it called again.
+    assert check_catch_up(resumer.calls[0]) == 3
+    assert check_catch_up(resumer.calls[1]) >= 12
 
     mine = seat.finish()
     assert revisions(mine) == everything
+    assert check_catch_up(mine) == 3
     player = f"{name}/players/0"
     in_play = [i.event for i in mine if i.HasField("event")][:-1]  # before the end
     assert sum(tiles_of_others(event, name, 0) for event in in_play) == 0
@@ -203,11 +227,22 @@ def test_watchers_on_one_server_see_a_game_played_on_another(
     assert own_draws
     assert all(len(d.tiles) == d.count for d in own_draws)
 
-    # A client that comes back after the end gets the final game and OK.
+    check_late_calls(watched.stub, final)
+
+
+def check_late_calls(
+    stub: game_service_pb2_grpc.GameServiceStub, final: game_pb2.Game
+) -> None:
+    """Checks that a client calling after the end gets the final game and OK.
+
+    Nothing is live there, so no ``caught_up`` is sent.
+    """
+    name = final.name
     for late in (request(name, final.revision), request(name, snapshot_first=True)):
-        items = list(watched.stub.StreamGame(late, timeout=10))
+        items = list(stub.StreamGame(late, timeout=10))
         assert [item.WhichOneof("item") for item in items] == ["snapshot"]
         assert items[0].snapshot.state == game_pb2.GAME_STATE_FINISHED
+        assert items[0].snapshot.revision == final.revision
 
 
 def test_batched_and_per_event_streams_carry_the_same_events_in_order(
@@ -239,7 +274,8 @@ def test_batched_and_per_event_streams_carry_the_same_events_in_order(
         )
         assert events_of(batched) == events_of(one_each)
         kinds = {item.WhichOneof("item") for item in batched}
-        assert kinds <= {"events", "heartbeat", "snapshot"}
+        assert kinds <= {"events", "caught_up", "heartbeat", "snapshot"}
+        assert check_catch_up(batched) == check_catch_up(one_each) == 3
         assert all(0 < len(i.events.events) <= 100 for i in batched if i.events.events)
         assert batched[-1] == one_each[-1]  # the same final snapshot
         assert batched[-1].snapshot.state == game_pb2.GAME_STATE_FINISHED
@@ -260,6 +296,8 @@ def test_a_snapshot_first_stream_shows_the_seat_then_follows_the_table(
     first = next(call)
     assert first.snapshot.revision == 2
     assert first.snapshot.players[0].display_name == "Ana"
+    # Caught up at once, without waiting for the first heartbeat.
+    assert next(call).caught_up.revision == 2
     assert next(call).heartbeat.revision == 2
     played.stub.JoinGame(
         game_service_pb2.JoinGameRequest(name=name, display_name="Ben"), timeout=10

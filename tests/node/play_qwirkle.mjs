@@ -191,7 +191,7 @@ function choose(moves) {
 // Follows StreamGame without a token from revision 0 until the server ends it,
 // checking the revisions arrive one by one with no gap or repeat.
 function spectate(client, game) {
-  const seen = { events: 0, batches: 0, heartbeats: 0, lastRevision: 0, finished: false };
+  const seen = { events: 0, batches: 0, heartbeats: 0, caughtUp: 0, lastRevision: 0, finished: false };
   const call = client.StreamGame(
     { name: game, afterRevision: 0, batchEvents: true },
     seatMetadata(null),
@@ -219,6 +219,14 @@ function spectate(client, game) {
           seen.batches += 1;
           item.events.events.forEach(take);
           break;
+        case "caughtUp":
+          // Once, right after the events stored when the stream was opened.
+          seen.caughtUp += 1;
+          if (seen.caughtUp !== 1 || Number(item.caughtUp.revision) !== seen.lastRevision) {
+            call.cancel();
+            reject(new Failure(`caughtUp #${seen.caughtUp} at ${item.caughtUp.revision} after ${seen.lastRevision}`));
+          }
+          break;
         case "heartbeat":
           seen.heartbeats += 1;
           break;
@@ -230,8 +238,13 @@ function spectate(client, game) {
     });
     call.on("error", (error) => reject(new Failure(`StreamGame ended with ${describe(error)}`)));
     call.on("status", (status) => {
-      if (status.code === grpc.status.OK) {
+      if (status.code !== grpc.status.OK) {
+        return;
+      }
+      if (seen.caughtUp === 1) {
         resolve(seen);
+      } else {
+        reject(new Failure(`the stream ended after ${seen.caughtUp} caughtUp items`));
       }
     });
   });

@@ -338,6 +338,7 @@ interface Streamed {
   batches: number;
   heartbeats: number;
   snapshots: number;
+  caughtUp: number;
   lastRevision: bigint;
   finished: boolean;
 }
@@ -352,6 +353,7 @@ function spectate(client: GameClient, game: string, batchEvents: boolean) {
     batches: 0,
     heartbeats: 0,
     snapshots: 0,
+    caughtUp: 0,
     lastRevision: 0n,
     finished: false,
   };
@@ -374,8 +376,9 @@ function spectate(client: GameClient, game: string, batchEvents: boolean) {
         { signal: abort.signal, timeoutMs: STREAM_TIMEOUT_MS },
       );
       for await (const response of stream) {
-        seen.items += 1;
         const item = response.item;
+        // The caughtUp marker is checked here, and not counted among the items.
+        if (item.case !== "caughtUp") seen.items += 1;
         switch (item.case) {
           case "event":
             check(!batchEvents, "an event item on a stream that asked for batches");
@@ -387,7 +390,17 @@ function spectate(client: GameClient, game: string, batchEvents: boolean) {
             seen.batches += 1;
             item.value.events.forEach(take);
             break;
+          case "caughtUp":
+            // Once, after the events stored when the stream was opened.
+            seen.caughtUp += 1;
+            check(seen.caughtUp === 1, "a second caughtUp item");
+            check(
+              item.value.revision === seen.lastRevision,
+              `caught up at revision ${item.value.revision} after revision ${seen.lastRevision}`,
+            );
+            break;
           case "heartbeat":
+            check(seen.caughtUp === 1, "a heartbeat before the caughtUp item");
             seen.heartbeats += 1;
             check(
               item.value.revision <= seen.lastRevision,
@@ -416,6 +429,7 @@ function spectate(client: GameClient, game: string, batchEvents: boolean) {
       }
       throw new Failure(`StreamGame ended with ${describe(error)}`);
     }
+    check(seen.caughtUp === 1, `${seen.caughtUp} caughtUp items`);
     return seen;
   };
   const done = follow();

@@ -12,6 +12,11 @@ export interface FeedHandlers {
   /** The game is idle at this revision. */
   heartbeat(revision: bigint): void;
   /**
+   * Every event up to this revision has come: the stream's catch-up is over
+   * (once per stream opened, so again after each resumption).
+   */
+  caughtUp(revision: bigint): void;
+  /**
    * The stream ended without an error, as it does once the game finished or
    * the table closed. Returns true to open it again (it ended before that).
    */
@@ -66,6 +71,9 @@ export async function follow(name: string, afterRevision: bigint, signal: AbortS
           }
           case "heartbeat":
             on.heartbeat(item.item.value.revision);
+            break;
+          case "caughtUp":
+            on.caughtUp(item.item.value.revision);
             break;
           default:
             break; // a snapshot: never asked for

@@ -53,7 +53,7 @@ export class GamePage {
   private replayRequest = 0;
   private sliderTimer: number | undefined;
   readonly events: GameEvent[] = [];
-  /** The highest revision heard of (events, heartbeats, games). */
+  /** The highest revision heard of (events, heartbeats, catch-ups, games). */
   private latest = 0n;
   moves: readonly Move[] = [];
   movesRevision = 0n;
@@ -96,6 +96,7 @@ export class GamePage {
     void follow(this.name, 0n, this.abort.signal, {
       events: (events) => this.onEvents(events),
       heartbeat: (revision) => this.onRevision(revision),
+      caughtUp: (revision) => this.onRevision(revision),
       end: () => this.onEnd(),
       trouble: (refused, retrying) => this.onTrouble(refused, retrying),
     });

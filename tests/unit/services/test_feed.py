@@ -311,6 +311,7 @@ async def test_a_cancelled_stream_leaves_no_listener(
     )
     call = stub.StreamGame(request, timeout=WAIT)
     assert (await read(call)).snapshot.revision == 6
+    assert (await read(call)).caught_up.revision == 6
     await asyncio.to_thread(play, app, game_id, tokens)
     assert (await read(call)).event.revision == 7
     assert feed.listening() == 1
@@ -323,12 +324,13 @@ async def test_an_idle_stream_sends_heartbeats(app: GamesApp, served: Served) ->
     game_id, _ = start_game(app)
     request = game_service_pb2.StreamGameRequest(name=f"games/{game_id}")
     call = stub.StreamGame(request, timeout=WAIT)
-    items = [await read(call) for _ in range(8)]
+    items = [await read(call) for _ in range(9)]
     call.cancel()
     assert [item.WhichOneof("item") for item in items] == ["event"] * 6 + [
-        "heartbeat"
-    ] * 2
-    assert [item.heartbeat.revision for item in items[6:]] == [6, 6]
+        "caught_up"
+    ] + ["heartbeat"] * 2
+    assert items[6].caught_up.revision == 6
+    assert [item.heartbeat.revision for item in items[7:]] == [6, 6]
 
 
 async def test_a_batching_stream_sends_its_backlog_as_one_item_then_heartbeats(
@@ -340,10 +342,12 @@ async def test_a_batching_stream_sends_its_backlog_as_one_item_then_heartbeats(
         name=f"games/{game_id}", after_revision=2, batch_events=True
     )
     call = stub.StreamGame(request, timeout=WAIT)
-    items = [await read(call) for _ in range(3)]
+    items = [await read(call) for _ in range(4)]
     call.cancel()
-    assert [item.WhichOneof("item") for item in items] == ["events"] + ["heartbeat"] * 2
+    kinds = [item.WhichOneof("item") for item in items]
+    assert kinds == ["events", "caught_up"] + ["heartbeat"] * 2
     assert [event.revision for event in items[0].events.events] == [3, 4, 5, 6]
+    assert items[1].caught_up.revision == 6
 
 
 @pytest.mark.parametrize("batch_events", [False, True])
@@ -358,7 +362,8 @@ async def test_open_streams_end_unavailable_when_the_server_stops(
         name=f"games/{game_id}", snapshot_first=True, batch_events=batch_events
     )
     call = stub.StreamGame(request, timeout=WAIT)
-    await read(call)
+    assert (await read(call)).HasField("snapshot")
+    assert (await read(call)).HasField("caught_up")
     await stop_server(running, 1)
     with pytest.raises(grpc.aio.AioRpcError) as raised:
         await call.read()

@@ -293,6 +293,7 @@ async def test_streams_of_spectators_and_seats_each_get_what_they_may_see(
     calls = [stub.StreamGame(request, metadata=m, timeout=WAIT) for m in metadata]
     for call in calls:
         assert (await read(call)).snapshot.revision == 6
+        assert (await read(call)).caught_up.revision == 6
     final = await asyncio.to_thread(play, app, game_id, tokens)
     seen = [[await read(call) for _ in range(final - 6)] for call in calls]
     for call in calls:
@@ -355,7 +356,9 @@ async def test_a_resumed_batching_stream_sends_what_a_per_event_stream_does(
     one_each, batched = (events_of(b + n) for b, n in zip(backlog, live, strict=True))
     assert [e.revision for e in one_each] == list(range(4, final + 1))
     assert batched == one_each
-    assert {i.WhichOneof("item") for i in backlog[1] + live[1]} == {"events"}
+    # The catch-up ends with its marker, which the live events follow.
+    assert [items[0].caught_up.revision for items in live] == [played, played]
+    assert {i.WhichOneof("item") for i in backlog[1] + live[1][1:]} == {"events"}
     assert [len(i.events.events) for i in backlog[1]] == [
         MAX_BATCH,
         played - 3 - MAX_BATCH,
