@@ -9,8 +9,12 @@ from ListLegalMoves and SuggestMove alike.
 
 from __future__ import annotations
 
+import base64
+import secrets
+
 import grpc
-from tabletop.v1 import event_pb2, game_pb2, gnoming_a_round_pb2
+from tabletop.v1 import auth_service_pb2 as auth_api
+from tabletop.v1 import auth_service_pb2_grpc, event_pb2, game_pb2, gnoming_a_round_pb2
 from tabletop.v1 import game_service_pb2 as api
 
 from tests.e2e.client import auth, expect_error, get, seat_of, seat_two
@@ -36,6 +40,15 @@ def _suggest(server: Server, name: str, metadata: Metadata) -> api.SuggestMoveRe
     return reply
 
 
+def _signed_in(server: Server) -> str:
+    """Returns the access token of a new player, who sits at no table."""
+    stub = auth_service_pb2_grpc.AuthServiceStub(server.channel)
+    device = base64.urlsafe_b64encode(secrets.token_bytes(16)).decode().rstrip("=")
+    request = auth_api.SignInWithDeviceRequest(device_id=device, display_name="Cy")
+    token: str = stub.SignInWithDevice(request, timeout=10).session.access_token
+    return token
+
+
 def _started(events: list[event_pb2.GameEvent]) -> list[str]:
     (started,) = [e.game_started for e in events if e.HasField("game_started")]
     return list(started.turn_order)
@@ -55,7 +68,8 @@ def test_a_spectator_and_a_seat_not_to_act_get_the_same_empty_answers(
     game = get(server.stub, name)
     assert game.revision > waiting.revision
     mover = seat_of(game.current_player)
-    for metadata in (None, auth(tokens[1 - mover])):
+    # No token, a signed-in player without a seat here, a seat not to act.
+    for metadata in (None, auth(_signed_in(server)), auth(tokens[1 - mover])):
         legal = _legal(server, name, metadata)
         assert (list(legal.moves), legal.next_page_token) == ([], "")
         assert legal.revision == game.revision
