@@ -19,6 +19,7 @@ from infra.settings import (
     address,
     burst,
     cap,
+    check_addresses,
     check_tracing,
     count,
     memory_size,
@@ -392,20 +393,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         check_processes(settings)
         check_tracing(settings)
+        check_addresses(settings)  # a server already running: one line, no start
         if settings.oidc_providers_file is not None:  # its JWKS files read too
             IdTokenVerifier(load_providers(Path(settings.oidc_providers_file)))
     except (SettingsError, KeyFileError, ProviderConfigError) as error:
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2
-    if settings.processes > 1:
-        from infra.processes import serve_processes  # noqa: PLC0415
-
-        return serve_processes(settings, args.log_level)
-    from infra.server import serve  # noqa: PLC0415 (keeps --help fast)
-
+    # Another server may yet take the SQLite file or an address in between.
     try:
+        if settings.processes > 1:
+            from infra.processes import serve_processes  # noqa: PLC0415
+
+            return serve_processes(settings, args.log_level)
+        from infra.server import serve  # noqa: PLC0415 (keeps --help fast)
+
         asyncio.run(serve(settings))
-    except SettingsError as error:  # another server holds the SQLite file
+    except SettingsError as error:
         print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
         return 2
     return 0

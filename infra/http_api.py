@@ -49,6 +49,7 @@ from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
 from infra.http_connections import Admission, GuardedProtocol, guarded_protocol
+from infra.settings import listen_error
 from services.api.bridge import connect_error
 from services.api.errors import resource_exhausted
 
@@ -311,9 +312,13 @@ async def start_http(
     A connection closes after ``idle_seconds`` without a request, or when a
     request takes longer than that to arrive; one address holds at most
     ``max_connections_per_address`` (0: no cap), and all at most
-    ``max_connections`` (``503`` beyond either).
+    ``max_connections`` (``503`` beyond either). An address that does not bind
+    is refused with ``SettingsError``, in one line.
     """
-    sock = _bound(listen, reuse_port=reuse_port)
+    try:
+        sock = _bound(listen, reuse_port=reuse_port)
+    except OSError as error:
+        raise listen_error(listen, "--http-listen", error) from None
     config = uvicorn.Config(
         app,
         lifespan="off",

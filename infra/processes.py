@@ -34,7 +34,7 @@ from types import FrameType
 from typing import Any
 
 from infra.logs import configure
-from infra.settings import Settings
+from infra.settings import Settings, SettingsError, listen_error
 from infra.telemetry import announce_metrics
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ def serve_processes(settings: Settings, log_level: str) -> int:
     """Runs ``settings.processes`` servers until SIGINT or SIGTERM.
 
     Returns the exit status: 0 after a requested stop, 1 when a server failed.
+    An address that does not bind is refused with ``SettingsError``.
     """
     with ExitStack() as stack:
         metrics = (
@@ -63,7 +64,10 @@ def _supervise(
     host, _, wanted = settings.listen.rpartition(":")
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
-    with _reserved(host, int(wanted)) as port, _reserved_http(settings) as http:
+    with (
+        _reserved(host, int(wanted), "--listen") as port,
+        _reserved_http(settings) as http,
+    ):
         shared = replace(settings, listen=f"{host}:{port}", http_listen=http)
         children = [
             context.Process(
@@ -88,7 +92,11 @@ def _supervise(
     if http is not None:
         _announce_http(http)
     if metrics is not None and settings.metrics_listen is not None:
-        _serve_metrics(settings.metrics_listen, metrics, stack)
+        try:
+            _serve_metrics(settings.metrics_listen, metrics, stack)
+        except SettingsError:  # taken since the start was checked
+            _stop(children)
+            raise
     return _wait(children, metrics)
 
 
@@ -134,7 +142,10 @@ def _serve_metrics(listen: str, directory: str, stack: ExitStack) -> None:
     """Serves the servers' metrics, summed, until the supervisor ends."""
     from infra.exposition import aggregated, serve_metrics  # noqa: PLC0415
 
-    server, address = serve_metrics(listen, aggregated(directory))
+    try:
+        server, address = serve_metrics(listen, aggregated(directory))
+    except OSError as error:
+        raise listen_error(listen, "--metrics-listen", error) from None
     stack.callback(server.server_close)
     stack.callback(server.shutdown)
     announce_metrics(address)
@@ -159,13 +170,19 @@ def _child(settings: Settings, log_level: str, ready: Any) -> None:
 
 
 @contextmanager
-def _reserved(host: str, port: int) -> Iterator[int]:
-    """Holds ``port`` (a free one for 0) while the servers bind it; yields it."""
+def _reserved(host: str, port: int, flag: str) -> Iterator[int]:
+    """Holds ``port`` (a free one for 0) while the servers bind it; yields it.
+
+    A port that does not bind is refused with ``SettingsError`` naming ``flag``.
+    """
     bare = host.strip("[]")
     family = socket.AF_INET6 if ":" in bare else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as held:
         held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        held.bind((bare, port))
+        try:
+            held.bind((bare, port))
+        except OSError as error:
+            raise listen_error(f"{host}:{port}", flag, error) from None
         yield int(held.getsockname()[1])
 
 
@@ -176,7 +193,7 @@ def _reserved_http(settings: Settings) -> Iterator[str | None]:
         yield None
         return
     host, _, wanted = settings.http_listen.rpartition(":")
-    with _reserved(host, int(wanted)) as port:
+    with _reserved(host, int(wanted), "--http-listen") as port:
         yield f"{host}:{port}"
 
 

@@ -50,10 +50,10 @@ from infra.open_files import (
     connection_options,
     raise_open_file_limit,
 )
-from infra.settings import Settings
+from infra.settings import Settings, SettingsError, check_free, listen_error
 from infra.store_lock import lock_store
 from infra.store_watch import StoreWatch
-from infra.telemetry import start_telemetry
+from infra.telemetry import Telemetry, start_telemetry
 from services.api.audit_servicer import GameAuditServicer
 from services.api.auth_servicer import AuthServicer
 from services.api.bridge import Bridge, HandlerRegistry, deferred_codecs
@@ -227,27 +227,47 @@ async def create_server(
             reflection.SERVICE_NAME,
         )
         reflection.enable_server_reflection(names, server)
-    port = server.add_insecure_port(settings.listen)
-    if port == 0:
-        msg = f"cannot listen on {settings.listen}"
-        raise OSError(msg)
+    port = _listen(server, settings)
     feed.start()
     await server.start()
     http = None
     if settings.http_listen is not None:
         deferred_codecs()
         endpoints = Bridge(registry.handlers, guards).endpoints(HTTP_SERVICES)
-        http = await start_http(
-            http_app(endpoints, MAX_REQUEST_BYTES, settings.http_allowed_origins),
-            settings.http_listen,
-            reuse_port=settings.processes > 1,
-            idle_seconds=settings.idle_seconds,
-            max_connections=connection_limit(),
-            max_connections_per_address=settings.max_connections_per_address,
-        )
+        try:
+            http = await start_http(
+                http_app(endpoints, MAX_REQUEST_BYTES, settings.http_allowed_origins),
+                settings.http_listen,
+                reuse_port=settings.processes > 1,
+                idle_seconds=settings.idle_seconds,
+                max_connections=connection_limit(),
+                max_connections_per_address=settings.max_connections_per_address,
+            )
+        except SettingsError:  # taken since the start was checked: stop again
+            await server.stop(None)
+            await feed.stop()
+            raise
     for service in SERVICES:
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     return Running(server, port, health_servicer, gate, feed, key, http)
+
+
+def _listen(server: grpc.aio.Server, settings: Settings) -> int:
+    """Adds the listening port; refuses one that does not bind in one line.
+
+    ``tabletop serve`` checked the address before starting (``check_free``);
+    this catches one taken since, or a server started otherwise.
+    """
+    try:
+        port = server.add_insecure_port(settings.listen)
+    except RuntimeError:  # gRPC says no more than that it failed
+        port = 0
+    if port == 0:
+        if settings.processes == 1:  # a group's own listeners share the port
+            check_free(settings.listen, "--listen")
+        msg = f"cannot listen on {settings.listen} (--listen)"
+        raise SettingsError(msg)
+    return port
 
 
 async def serve(
@@ -270,10 +290,16 @@ async def serve(
     announce_session_key(accounts_key)
     app = create_app(settings)
     feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
-    telemetry = start_telemetry(settings, app)
-    running = await create_server(
-        settings, app, feed, telemetry.observers, key, accounts_key
-    )
+    with contextlib.ExitStack() as started:  # undone if the start fails
+        if store_lock is not None:
+            started.callback(store_lock.release)
+        started.callback(app.close)
+        telemetry = _start_telemetry(settings, app)
+        started.callback(telemetry.stop)
+        running = await create_server(
+            settings, app, feed, telemetry.observers, key, accounts_key
+        )
+        started.pop_all()
     watch = StoreWatch(app, running.health, running.gate, SERVICES)
     turns = TurnClock(app)
     tables = TableClock(app)
@@ -319,6 +345,17 @@ async def serve(
     app.close()
     if store_lock is not None:
         store_lock.release()
+
+
+def _start_telemetry(settings: Settings, app: GamesApp) -> Telemetry:
+    """Returns ``start_telemetry``'s; a metrics port that does not bind is
+    refused in one line."""
+    try:
+        return start_telemetry(settings, app)
+    except OSError as error:  # only the metrics port is bound there
+        if settings.metrics_listen is None:
+            raise
+        raise listen_error(settings.metrics_listen, "--metrics-listen", error) from None
 
 
 def announce_key(key: SigningKey) -> None:

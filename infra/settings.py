@@ -5,8 +5,10 @@ The database URL they hold selects the event store: ``infra/databases.py``.
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -58,6 +60,10 @@ AUTO_PROCESSES = 0
 
 class SettingsError(ValueError):
     """A setting that cannot be used, with a message for the operator."""
+
+
+class AddressInUseError(SettingsError):
+    """An address to listen on that another process listens on already."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,6 +389,59 @@ def address(value: str) -> str:
         msg = f"expected host:port to listen on, got {value!r}"
         raise SettingsError(msg)
     return f"{host}:{int(port)}"
+
+
+def check_addresses(settings: Settings) -> None:
+    """Refuses the settings' first address to listen on that is taken."""
+    for listen, flag in (
+        (settings.listen, "--listen"),
+        (settings.http_listen, "--http-listen"),
+        (settings.metrics_listen, "--metrics-listen"),
+    ):
+        if listen is not None:
+            check_free(listen, flag)
+
+
+def check_free(listen: str, flag: str) -> None:
+    """Refuses an address to listen on that is taken or cannot be had.
+
+    Binds it the way the servers do (``SO_REUSEADDR``, without
+    ``SO_REUSEPORT``, so that the listeners of a ``--processes`` group count as
+    taken too) and lets it go at once: a server already running is named in one
+    line before anything starts. Port 0, any free port, is always free.
+    """
+    host, _, port = listen.rpartition(":")
+    if int(port) == 0:
+        return
+    try:
+        found = socket.getaddrinfo(
+            host.strip("[]"),
+            int(port),
+            type=socket.SOCK_STREAM,
+            flags=socket.AI_PASSIVE,
+        )
+    except socket.gaierror as error:
+        msg = f"cannot listen on {listen} ({flag}): {error.strerror}"
+        raise SettingsError(msg) from None
+    for family, kind, protocol, _, where in found:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(where)
+            except OSError as error:
+                raise listen_error(listen, flag, error) from None
+
+
+def listen_error(listen: str, flag: str, error: OSError) -> SettingsError:
+    """Returns the one-line refusal of an address ``flag`` named that would not bind."""
+    if error.errno == errno.EADDRINUSE:
+        return AddressInUseError(
+            f"{listen} is in use: is a server already running? "
+            f"({flag} HOST:PORT picks another)"
+        )
+    return SettingsError(
+        f"cannot listen on {listen} ({flag}): {error.strerror or error}"
+    )
 
 
 def origin(value: str) -> str:

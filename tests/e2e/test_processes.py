@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -96,3 +98,27 @@ def test_a_server_process_that_dies_stops_the_group(group: Server) -> None:
     assert group.process.wait(timeout=30) == 1
     group.channel.close()
     assert not any(alive(pid) for pid in servers)
+
+
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_a_server_or_group_on_the_group_s_port_is_refused_in_one_line(
+    group: Server, postgres_url: str, processes: str
+) -> None:
+    # The group's listeners share the port with each other only (SO_REUSEPORT).
+    refused = subprocess.run(  # noqa: S603 (our own CLI)
+        [
+            *(sys.executable, "-m", "infra.cli", "serve", "--listen", group.address),
+            *("--database", postgres_url, "--processes", processes),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode != 0
+    line = (
+        f"tabletop: {group.address} is in use: is a server already running? "
+        "(--listen HOST:PORT picks another)"
+    )
+    assert refused.stderr.splitlines() == [line]
+    assert group.process.poll() is None
