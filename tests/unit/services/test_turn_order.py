@@ -29,7 +29,8 @@ from services.store import Applied
 from tests.playing import Clock, make_app, sent_move
 
 # (game type, table options, seats): every game, with its starting seat moved
-# off seat 0 where an option chooses it, and a drawn Hues and Cues cue giver.
+# off seat 0 where an option chooses it, and a drawn Hues and Cues cue giver;
+# then every registered game (a new one too) with its defaults, at full tables.
 TABLES = [
     ("qwirkle", QwirkleConfig(), 4),
     ("hues_and_cues", HuesAndCuesConfig(first_cue_giver=2), 4),
@@ -38,6 +39,7 @@ TABLES = [
     ("split", SplitConfig(first_dealer=2), 4),
     ("gnoming_a_round", GnomingARoundConfig(first_player=1), 3),
     ("fool", FoolConfig(first_dealer=3), 4),
+    *((name, rules.config_type(), rules.max_players) for name, rules in GAMES.items()),
 ]
 SEEDS = [bytes([n]) * 32 for n in range(1, 6)]
 
