@@ -1,12 +1,15 @@
-"""``tabletop audit verify`` and ``tabletop keygen``: records and their keys."""
+"""``tabletop audit export`` and ``verify``, ``tabletop keygen``: records, keys."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from infra.settings import SettingsError, read_token_file
+from infra.terminal.commands import server_option
 from services.signing import (
     MAX_KEY_FILE_BYTES,
     TEXT_PREFIX,
@@ -17,6 +20,10 @@ from services.signing import (
 )
 
 DIGEST_LENGTH = 64  # hex digits of a record digest
+# The largest export the client reads. A record of a few thousand events is a
+# few megabytes, above gRPC's 4 MiB default; this leaves room for the longest.
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+EXPORT_SECONDS = 120.0
 
 
 def add_commands(commands: Any) -> None:
@@ -28,6 +35,23 @@ def add_commands(commands: Any) -> None:
     )
     audit_commands = audit.add_subparsers(
         dest="audit_command", required=True, metavar="COMMAND"
+    )
+    export = audit_commands.add_parser(
+        "export",
+        help="export a game's signed record (operator only)",
+        description="Write a game's whole record, signed, as GameAuditService."
+        "ExportGame returns it, to standard output: tabletop audit export "
+        "GAME_ID > game.jsonl, then tabletop audit verify game.jsonl. Needs the "
+        "server's operator token. Exits 0 when written, 1 when the server "
+        "refuses or does not answer, 2 on bad input.",
+    )
+    export.add_argument("game", metavar="GAME_ID", help="games/<id> or <id>")
+    server_option(export)
+    export.add_argument(
+        "--operator-token-file",
+        metavar="PATH",
+        help="file holding the operator token the server was given (env "
+        "TABLETOP_OPERATOR_TOKEN, as for serve)",
     )
     verify = audit_commands.add_parser(
         "verify",
@@ -73,9 +97,12 @@ def add_commands(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Runs ``audit verify`` or ``keygen``; returns the exit status."""
+    """Runs ``audit export``, ``audit verify`` or ``keygen``; returns the exit
+    status."""
     if args.command == "keygen":
         return _keygen(args.file)
+    if args.audit_command == "export":
+        return _audit_export(args)
     return _audit_verify(args)
 
 
@@ -92,6 +119,57 @@ def receipt(value: str) -> tuple[int, str]:
         msg = f"{value!r}: the digest is not 64 hex digits"
         raise argparse.ArgumentTypeError(msg) from None
     return int(revision), digest
+
+
+def _audit_export(args: argparse.Namespace) -> int:
+    """Writes the export's JSON Lines, exactly as the server signed them."""
+    # Imported here: keeps serve's start lean.
+    import grpc  # noqa: PLC0415
+    from tabletop.v1 import game_audit_service_pb2 as audit_api  # noqa: PLC0415
+    from tabletop.v1 import game_audit_service_pb2_grpc  # noqa: PLC0415
+
+    from infra.terminal.connection import (  # noqa: PLC0415
+        ClientError,
+        describe_error,
+        game_name,
+    )
+
+    try:
+        name = game_name(args.game)
+        token = _operator_token(args.operator_token_file)
+    except (ClientError, SettingsError) as error:
+        print(f"tabletop: {error}", file=sys.stderr)  # noqa: T201
+        return 2
+    options = [("grpc.max_receive_message_length", MAX_EXPORT_BYTES)]
+    with grpc.insecure_channel(args.server, options=options) as channel:
+        stub = game_audit_service_pb2_grpc.GameAuditServiceStub(channel)
+        try:
+            reply = stub.ExportGame(
+                audit_api.ExportGameRequest(name=name),
+                metadata=(("authorization", f"Bearer {token}"),),
+                timeout=EXPORT_SECONDS,
+            )
+        except grpc.RpcError as error:
+            print(f"tabletop: {describe_error(error)}", file=sys.stderr)  # noqa: T201
+            return 1
+    # The bytes verify reads: no newline translation, whatever the locale.
+    sys.stdout.buffer.write(reply.records.encode("utf-8"))
+    sys.stdout.buffer.flush()
+    return 0
+
+
+def _operator_token(path: str | None) -> str:
+    """Returns the operator token from ``path``, else from the environment."""
+    if path is not None:
+        return read_token_file(path)
+    token = os.environ.get("TABLETOP_OPERATOR_TOKEN", "").strip()
+    if not token:
+        msg = (
+            "audit export needs the server's operator token: --operator-token-file "
+            "PATH (or TABLETOP_OPERATOR_TOKEN)"
+        )
+        raise SettingsError(msg)
+    return token
 
 
 def _audit_verify(args: argparse.Namespace) -> int:

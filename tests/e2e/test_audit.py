@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
+import socket
 import subprocess
 import sys
 import uuid
@@ -120,6 +122,93 @@ def test_an_exported_game_verifies_and_a_tampered_copy_does_not(
     assert "NOT VERIFIED" in refused.stdout
 
     assert _verify(tmp_path / "missing.jsonl").returncode == 2
+
+
+def _cli(*arguments: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs ``tabletop audit ...`` (the operator token from the environment)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
+    if token is not None:
+        env["TABLETOP_OPERATOR_TOKEN"] = token
+    return subprocess.run(  # noqa: S603 (our own CLI)
+        [sys.executable, "-m", "infra.cli", "audit", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_operator_exports_a_finished_game_with_the_cli_and_it_verifies(
+    audited: Server, operator_token: str, tmp_path: Path
+) -> None:
+    name, tokens = start_two_seats(audited.stub, SEED)
+    play_to_end(audited.stub, name, tokens, random.Random(7).choice)
+    token_file = tmp_path / "operator-token"
+    token_file.write_text(operator_token + "\n", encoding="utf-8")
+    game_id = name.removeprefix("games/")
+    exported = tmp_path / "game.jsonl"
+    with exported.open("wb") as output:  # tabletop audit export ... > game.jsonl
+        written = subprocess.run(  # noqa: S603 (our own CLI)
+            [
+                *(sys.executable, "-m", "infra.cli", "audit", "export", game_id),
+                *("--server", audited.address, "--operator-token-file", token_file),
+            ],
+            stdout=output,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            timeout=60,
+            check=False,
+        )
+    assert written.returncode == 0, written.stderr
+    assert written.stderr == b""
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["game"] == name
+    assert json.loads(lines[-1])["seed"] == SEED.hex()
+    verified = _verify(exported, _public_key(audited))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "RESULT: VERIFIED" in verified.stdout
+    assert "signature:           valid" in verified.stdout
+    # The token may come from the environment, as serve reads it.
+    again = _cli("export", name, "--server", audited.address, token=operator_token)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[1:] == lines[1:]  # the header's time differs
+
+
+def _free_address() -> str:
+    """Returns a loopback address nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{probe.getsockname()[1]}"
+
+
+def test_an_export_the_cli_cannot_make_is_one_line_and_a_failing_status(
+    audited: Server, operator_token: str
+) -> None:
+    name, _ = start_two_seats(audited.stub)
+    server = ("--server", audited.address)
+    cases = [
+        # (arguments, operator token, exit status, start of the one line)
+        (("export", f"games/{uuid.uuid4()}", *server), operator_token, 1,
+         "tabletop: NOT_FOUND GAME_NOT_FOUND: "),
+        (("export", name, *server), operator_token + "x", 1,
+         "tabletop: PERMISSION_DENIED OPERATOR_ONLY: "),
+        (("export", name, "--server", _free_address()), operator_token, 1,
+         "tabletop: UNAVAILABLE: the server does not answer"),
+        (("export", name, *server), None, 2,
+         "tabletop: audit export needs the server's operator token"),
+        (("export", name, *server, "--operator-token-file", "/nonexistent"), None, 2,
+         "tabletop: cannot read the operator token file '/nonexistent'"),
+        (("export", "games/not a game", *server), operator_token, 2,
+         "tabletop: not a game id: "),
+    ]  # fmt: skip
+    for arguments, token, status, line in cases:
+        failed = _cli(*arguments, token=token)
+        assert failed.returncode == status, (arguments, failed.stderr)
+        assert failed.stdout == ""
+        assert len(failed.stderr.splitlines()) == 1, failed.stderr
+        assert failed.stderr.startswith(line), failed.stderr
 
 
 def test_a_game_in_progress_exports_without_its_seed(
