@@ -280,10 +280,11 @@ async def serve(
     Once it listens it prints where (and where its metrics are served), or
     with ``ready`` tells it the port.
     """
+    # Before the application opens a SQLite file: no second server on it. And
+    # before anything is logged, so that the refusal is the one line printed.
+    store_lock = lock_store(settings.database)
     files, most = raise_open_file_limit()
     log.info("open-file limit %d (hard limit %d)", files, most)
-    # Before the application opens a SQLite file: no second server on it.
-    store_lock = lock_store(settings.database)
     key = signing_key(settings)
     announce_key(key)
     accounts_key = session_key(settings)

@@ -1,4 +1,4 @@
-"""A second ``tabletop serve`` on a running server's address: one line, no start."""
+"""A second ``tabletop serve`` on what a running one holds: one line, no start."""
 
 from __future__ import annotations
 
@@ -77,3 +77,19 @@ def test_a_group_on_a_taken_address_is_refused_in_one_line(first: Server) -> Non
     options = ("--processes", "2", "--database", "postgresql://nobody@127.0.0.1/x")
     refused = serve("--listen", first.address, *options)
     assert_refused(refused, first.address)
+
+
+def test_a_second_server_on_the_same_sqlite_file_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    running = start_server(database, dev=False)
+    try:
+        refused = serve("--listen", "127.0.0.1:0", "--database", database)
+    finally:
+        assert running.stop() == 0
+    assert refused.returncode == 2
+    lines = refused.stderr.splitlines()
+    assert len(lines) == 1, refused.stderr
+    assert lines[0].startswith("tabletop: cannot use database "), lines[0]
+    assert f"(pid {running.process.pid})" in lines[0]
