@@ -187,10 +187,11 @@ def test_hues_and_cues_the_cue_giver_takes_a_cue_back_alone_with_u(
         ),
         ("Ana", "Ben"),
     )
-    screen, _ = _join_terminal(server, tmp_path, name, "Cy", "Hues and Cues")
+    screen, cy = _join_terminal(server, tmp_path, name, "Cy", "Hues and Cues")
     server.stub.StartGame(api.StartGameRequest(name=name), metadata=auth(ana))
     _at_prompt(screen, server, name, "your move> ")
     revision = get(server.stub, name).revision
+    _, cues = legal_moves(server.stub, name, cy)  # the card's targets, cues suggested
     screen.child.sendline("1 lagoon")
     _wait_revision(server, name, revision)
     shown = _logged(screen, 'Cy gave cue 1: "lagoon"', "(q quits)> ")
@@ -200,7 +201,7 @@ def test_hues_and_cues_the_cue_giver_takes_a_cue_back_alone_with_u(
     back = rf"Cy took back 1 move alone \(back to revision {revision}\)"
     shown = _logged(screen, back, "your move> ")
     assert 'cues: "lagoon"' not in shown
-    assert "4 legal moves; page 1/1" in shown
+    assert f"{len(cues)} legal moves; page 1/" in shown  # the same moves again
     assert not list(get(server.stub, name).hues_and_cues_view.cues)
     screen.child.sendline("q")
     assert screen.finish() == 0
