@@ -14,6 +14,12 @@ from tabletop.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc, game_
 from infra.terminal.games import Catalogue
 
 UNARY_TIMEOUT = 10.0  # seconds, for every call but the stream
+# A server that went away is tried again soon, and at least every 5 seconds.
+RECONNECT_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 500),
+    ("grpc.max_reconnect_backoff_ms", 5000),
+)
+LOST = "connection lost, retrying..."
 # What to do next, by ErrorInfo reason, under the refusal's own line.
 HINTS = {
     "INVALID_INVITE_CODE": "A private table is joined with the invite code its "
@@ -65,7 +71,7 @@ class ClientError(Exception):
 
 def connect(address: str) -> Connection:
     """Opens a channel to the server; calls fail later if it does not answer."""
-    channel = grpc.insecure_channel(address)
+    channel = grpc.insecure_channel(address, options=RECONNECT_OPTIONS)
     return Connection(channel, game_service_pb2_grpc.GameServiceStub(channel))
 
 
@@ -113,6 +119,11 @@ def describe_error(error: grpc.RpcError) -> str:
     if code == grpc.StatusCode.UNAVAILABLE:
         return f"{code_name}: the server does not answer ({message})"
     return f"{code_name}: {message}"
+
+
+def unavailable(error: grpc.RpcError) -> bool:
+    """Tells whether a call failed because the server is away (UNAVAILABLE)."""
+    return cast("grpc.Call", error).code() == grpc.StatusCode.UNAVAILABLE
 
 
 def error_hint(error: grpc.RpcError) -> str:

@@ -5,6 +5,12 @@ expires, or at once when the server no longer accepts the token (``UNAUTHENTICAT
 INVALID_CREDENTIALS``): the session is renewed and the stream resumed, once for
 each stream that delivered something, so a session that cannot be renewed ends
 the feed rather than retrying for ever.
+
+A stream that fails because the server is away (``UNAVAILABLE``, or
+``CANCELLED`` by a server shutting down) puts a ``lost`` item; the feed then
+waits for the channel to connect again, puts a ``back`` item and resubscribes
+after the last revision it delivered. Stream items it does not know (a newer
+server's) are skipped.
 """
 
 from __future__ import annotations
@@ -22,17 +28,23 @@ from infra.terminal.connection import Connection, describe_error
 from infra.terminal.credentials import refused_credentials
 
 STREAM_TIMEOUT = 3600.0  # seconds; the stream is resumed after it
-RESUMABLE = {
+# A stream that ended so is resumed; after GONE once the server answers again.
+GONE = {
     grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.CANCELLED,  # by a server shutting down (ours are stopped first)
+}
+RESUMABLE = GONE | {
     grpc.StatusCode.DEADLINE_EXCEEDED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,  # a slow consumer resumes from its revision
 }
-Kind = Literal["events", "end", "error"]
+Kind = Literal["events", "end", "error", "lost", "back"]
+MAX_PAUSE = 5.0  # seconds between attempts to reach a server that is away
 
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """What the feed saw: events, the end of the game's stream, or an error."""
+    """What the feed saw: events, the end of the game's stream, an error, or
+    the server going away (``lost``) and answering again (``back``)."""
 
     kind: Kind
     events: tuple[event_pb2.GameEvent, ...] = ()
@@ -68,7 +80,14 @@ def follow(connection: Connection, name: str, after_revision: int) -> Feed:
 def _run(feed: Feed) -> None:
     pause = 0.2
     renewed = False  # the session was renewed and no stream has delivered since
+    lost = False  # the server is away: the feed said so and waits for it
     while not feed.stopped.is_set():
+        if lost:
+            if not _reachable(feed, pause):
+                pause = min(pause * 2, MAX_PAUSE)
+                continue
+            lost, pause = False, 0.2
+            feed.items.put(Item("back"))
         token, feed.delivered = "", False
         try:
             token = _access_token(feed)
@@ -88,11 +107,26 @@ def _run(feed: Feed) -> None:
             if code not in RESUMABLE:
                 feed.items.put(Item("error", message=describe_error(failed)))
                 return
+            if code in GONE:
+                lost = True
+                feed.items.put(Item("lost", message=describe_error(failed)))
+                continue
             time.sleep(pause)
-            pause = min(pause * 2, 5.0)
+            pause = min(pause * 2, MAX_PAUSE)
         else:
             feed.items.put(Item("end"))
             return
+
+
+def _reachable(feed: Feed, timeout: float) -> bool:
+    """Tells whether the channel connects to the server within ``timeout``."""
+    ready = grpc.channel_ready_future(feed.connection.channel)
+    try:
+        ready.result(timeout=timeout)
+    except grpc.FutureTimeoutError:
+        ready.cancel()
+        return False
+    return True
 
 
 def _renew(feed: Feed, refused: str) -> grpc.RpcError | None:

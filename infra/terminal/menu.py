@@ -1,4 +1,8 @@
-"""The numbered list of legal moves: filtering, paging and reading a choice."""
+"""The numbered list of legal moves: filtering, paging and reading a choice.
+
+A page holds ``PAGE_SIZE`` moves unless the screen sizes it to the terminal
+(``with_page_size``).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from tabletop.v1 import game_pb2, move_pb2
 
 from infra.terminal.render import describe_move, hint, typed_move
 from infra.terminal.resign import HELP as RESIGN_HELP
+from infra.terminal.screen import PAN_HELP
 from infra.terminal.undo import HELP as UNDO_HELP
 
 PAGE_SIZE = 12
@@ -72,6 +77,14 @@ def pages(menu: Menu) -> int:
     return max(1, -(-len(matching(menu)) // menu.page_size))
 
 
+def with_page_size(menu: Menu, rows: int) -> Menu:
+    """Returns the menu paged by ``rows`` moves, its page's first move still shown."""
+    if rows == menu.page_size:
+        return menu
+    first = min(menu.page, pages(menu) - 1) * menu.page_size
+    return replace(menu, page_size=rows, page=first // rows)
+
+
 def render_menu(
     menu: Menu, game: game_pb2.Game, *, answering: bool = False
 ) -> RenderableType:
@@ -89,11 +102,13 @@ def render_menu(
     status = f"{len(menu.moves)} legal moves"
     if menu.query:
         status += f", {len(shown)} matching '{menu.query}'"
-    status += f"; page {page + 1}/{pages(menu)}"
+    status += f"; page {page + 1}/{pages(menu)}   {PAN_HELP}   q: quit"
     lines.append(Text(status, style="dim"))
     paging = "p: previous page" if answering else "n/p: next/previous page"
     help_line = f"number: play it   /words: filter (/ clears)   {paging}"
-    lines.append(Text(f"{help_line}   q: quit   {hint(game)}".rstrip(), style="dim"))
+    lines.append(Text(help_line, style="dim"))
+    if typed := hint(game):
+        lines.append(Text(typed, style="dim"))
     answer = "y/n: accept/decline the takeback   " if answering else ""
     lines.append(Text(f"{answer}{UNDO_HELP}   {RESIGN_HELP}", style="dim"))
     return Group(*lines)

@@ -11,6 +11,7 @@ from tabletop.v1 import game_pb2, game_service_pb2, move_pb2
 
 from infra.terminal.bot_seats import run_bots, say_left
 from infra.terminal.connection import (
+    LOST,
     UNARY_TIMEOUT,
     ClientError,
     Connection,
@@ -18,11 +19,20 @@ from infra.terminal.connection import (
     describe_error,
     game_type_info,
     get_game,
+    unavailable,
 )
 from infra.terminal.feed import Item, follow
-from infra.terminal.lines import EndOfInput, LineReader, wait
+from infra.terminal.lines import EndOfInput, Line, LineReader, wait
 from infra.terminal.lobby import SeatRequest, take_seat
-from infra.terminal.menu import QUIT_WORDS, Quit, Show, Submit, choose, menu_of
+from infra.terminal.menu import (
+    QUIT_WORDS,
+    Quit,
+    Show,
+    Submit,
+    choose,
+    menu_of,
+    with_page_size,
+)
 from infra.terminal.menu import render_menu as menu_lines
 from infra.terminal.render import cannot_draw, render_game, renderer_for
 from infra.terminal.resign import (
@@ -37,13 +47,23 @@ from infra.terminal.resign import (
 )
 from infra.terminal.resign import HELP as RESIGN_HELP
 from infra.terminal.screen import (
+    PAN_HELP,
     draw,
     final_scores,
     log_text,
+    menu_rows,
+    panned,
     problem,
     prompt,
+    terminal_size,
 )
-from infra.terminal.session import Session, keep_receipt, load_game, take_items
+from infra.terminal.session import (
+    Session,
+    keep_receipt,
+    load_game,
+    note_message,
+    take_items,
+)
 from infra.terminal.undo import HELP as UNDO_HELP
 from infra.terminal.undo import act, awaits_answer, parse, pending_line
 from infra.terminal.waiting import WAIT_PROMPT, wait_for_start
@@ -85,25 +105,40 @@ def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
 
 def turns(session: Session) -> int:
     """Plays until the game finishes or the person quits; returns the exit status."""
-    refresh(session)
+    reload(session)
     while True:
         if session.game.state == game_pb2.GAME_STATE_FINISHED:
             redraw(session, final=True)
             return 0
         redraw(session)
-        got = wait(session.reader, session.feed)
+        got = wait(session.reader, session.feed, resize=True)
         if isinstance(got, EndOfInput):
             return 0
         if isinstance(got, Item):
             take_items(session, got)
-            refresh(session)
-        elif _answer(session, got.text):
+            reload(session)
+        elif isinstance(got, Line) and _answer(session, got.text):
             return 0
+
+
+def reload(session: Session) -> None:
+    """Refreshes the game and the moves; a server that is away is shown as such
+    (the feed says when it is back, and the next refresh clears the notice)."""
+    try:
+        refresh(session)
+    except grpc.RpcError as error:
+        if not unavailable(error):
+            raise
+        session.lost = True
 
 
 def _answer(session: Session, text: str) -> bool:
     """Acts on a typed line; True when the person quits."""
     me = session.table.seat.player
+    pan = None if session.confirming else panned(text, session.pan)
+    if pan is not None:
+        session.pan = pan
+        return False
     if session.confirming or has_resigned(session.game, me):
         return _resigning(session, text)
     if asks_to_resign(text):
@@ -113,7 +148,7 @@ def _answer(session: Session, text: str) -> bool:
     if command is not None:
         connection = session.table.connection
         session.message = act(connection, session.game, me, command)
-        refresh(session)
+        reload(session)
         return False
     if session.menu is None:
         if text.lower() in QUIT_WORDS:
@@ -138,7 +173,7 @@ def _resigning(session: Session, text: str) -> bool:
             session.message = resign(session.table.connection, session.game)
         else:
             session.message = CANCELLED
-        refresh(session)
+        reload(session)
         return False
     if text.lower() in QUIT_WORDS:
         return True
@@ -165,23 +200,25 @@ def submit(session: Session, move: move_pb2.Move) -> None:
             timeout=UNARY_TIMEOUT,
         )
     except grpc.RpcError as error:
-        session.message = describe_error(error)
+        # The server being away shows as such; the move can be chosen again.
+        session.lost = unavailable(error)
+        session.message = "" if session.lost else describe_error(error)
     else:
         session.message = ""
         keep_receipt(session, reply.game.revision, reply.game.record_digest)
-    refresh(session)
+    reload(session)
 
 
 def refresh(session: Session) -> None:
     """Reloads the game and, while it goes on, the caller's legal moves."""
     connection = session.table.connection
     load_game(session)
-    session.menu = None
-    if has_resigned(session.game, session.table.seat.player):
-        return
-    if session.game.state == game_pb2.GAME_STATE_IN_PROGRESS:
+    menu = None  # kept as it was when the moves cannot be listed
+    playing = session.game.state == game_pb2.GAME_STATE_IN_PROGRESS
+    if playing and not has_resigned(session.game, session.table.seat.player):
         revision, moves = legal_moves(connection, session.game.name)
-        session.menu = menu_of(moves, revision) if moves else None
+        menu = menu_of(moves, revision) if moves else None
+    session.menu = menu
 
 
 def legal_moves(connection: Connection, name: str) -> tuple[int, list[move_pb2.Move]]:
@@ -213,13 +250,21 @@ def waiting_for(game: game_pb2.Game) -> str:
 
 
 def redraw(session: Session, *, final: bool = False) -> None:
-    """Draws the table, the log, the moves or whom we wait for, and the prompt."""
+    """Draws the table, the log, the moves or whom we wait for, and the prompt,
+    fitted to the terminal (the move list's pages to its height)."""
     me = session.table.seat.player
+    if session.menu is not None:
+        rows = menu_rows(terminal_size(session.console)[1])
+        session.menu = with_page_size(session.menu, rows)
     table = render_game(session.game, session.info, me)
     pending = None if final else pending_line(session.game, me, session.moves)
     log = log_text(session.log)
     below = _below(session, final=final)
-    draw(session.console, table, log, pending, below, problem(session.message))
+    lost = Text(LOST, style="bold yellow") if session.lost else None
+    note_message(session)
+    message = problem(session.message)
+    parts = (table, log, pending, below, lost, message)
+    session.pan = draw(session.console, *parts, pan=session.pan)
     if final:
         return
     if session.confirming:
@@ -241,5 +286,5 @@ def _below(session: Session, *, final: bool) -> RenderableType:
     if session.menu is not None:
         return menu_lines(session.menu, session.game, answering=answering)
     below = Text(f"waiting for {waiting_for(session.game)}...", style="italic")
-    below.append(f"\n{UNDO_HELP}   {RESIGN_HELP}   q: quit", style="dim")
+    below.append(f"\n{UNDO_HELP}   {RESIGN_HELP}   {PAN_HELP}   q: quit", style="dim")
     return below

@@ -23,6 +23,7 @@ from infra.terminal import (
 )
 from infra.terminal.games import display_name, name_of
 from infra.terminal.render_common import (
+    Focused,
     Renderer,
     describe_lifecycle,
     header,
@@ -59,7 +60,10 @@ def cannot_draw(game_type: int, info: game_type_pb2.GameTypeInfo | None) -> str:
 def render_game(
     game: game_pb2.Game, info: game_type_pb2.GameTypeInfo | None = None, me: str = ""
 ) -> RenderableType:
-    """Returns the game's table as the caller sees it; a bare summary without a view."""
+    """Returns the game's table as the caller sees it; a bare summary without a view.
+
+    The table carries the point of its board the screen keeps in view.
+    """
     renderer = renderer_for(game.game_type)
     if renderer is None:
         missing = Text(
@@ -70,7 +74,7 @@ def render_game(
         return Group(header(game, info, me), scores(game, me), missing)
     if game.WhichOneof("view") is None:
         return Group(header(game, info, me), scores(game, me))
-    return renderer.table(game, info, me)
+    return Focused(renderer.table(game, info, me), renderer.focus(game))
 
 
 def describe_move(move: move_pb2.Move) -> Text:

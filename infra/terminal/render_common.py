@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2
@@ -40,6 +41,61 @@ def no_hint(_game: game_pb2.Game) -> str:
     return ""
 
 
+class Focus(NamedTuple):
+    """A point of a game's ``Board`` drawing: its line and column, from 0."""
+
+    line: int
+    column: int
+
+
+def no_focus(_game: game_pb2.Game) -> Focus | None:
+    """Names no point of the board: the screen shows the board's middle."""
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A drawing that keeps its shape (a grid): never wrapped to the screen.
+
+    A screen narrower or shorter than the drawing shows a window of it
+    (infra/terminal/screen.py), around the renderer's focus; the first
+    ``label_lines`` lines and ``label_columns`` columns (the coordinates) stay
+    in view as the window pans. Drawn on its own, it is just the drawing.
+    """
+
+    drawing: Text
+    label_lines: int = 0
+    label_columns: int = 0
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> RenderResult:
+        yield self.drawing
+
+    def __rich_measure__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Measurement:
+        return Measurement.get(console, options, self.drawing)
+
+
+@dataclass(frozen=True, slots=True)
+class Focused:
+    """A game's table and the point of its ``Board`` the screen keeps in view."""
+
+    table: RenderableType
+    focus: Focus | None = None
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> RenderResult:
+        yield self.table
+
+    def __rich_measure__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Measurement:
+        return Measurement.get(console, options, self.table)
+
+
 @dataclass(frozen=True, slots=True)
 class Renderer:
     """What a game's module draws and reads; each ``render_<game>`` declares one."""
@@ -53,6 +109,8 @@ class Renderer:
         nothing_typed
     )
     hint: Callable[[game_pb2.Game], str] = no_hint
+    # Where the action is on the game's Board: the screen keeps it in view.
+    focus: Callable[[game_pb2.Game], Focus | None] = no_focus
 
 
 def seat_of(player: str) -> int:

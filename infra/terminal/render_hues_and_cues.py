@@ -14,7 +14,15 @@ from tabletop.v1 import (
     move_pb2,
 )
 
-from infra.terminal.render_common import Renderer, contrast, header, scores, seat_of
+from infra.terminal.render_common import (
+    Board,
+    Focus,
+    Renderer,
+    contrast,
+    header,
+    scores,
+    seat_of,
+)
 from infra.terminal.typed_hues_and_cues import hint, typed_move
 
 ROWS, COLUMNS = 16, 30
@@ -102,6 +110,24 @@ def _marks(view: hues_and_cues_pb2.HuesAndCuesView) -> dict[Cell, str]:
     return marks
 
 
+def focus(game: game_pb2.Game) -> Focus | None:
+    """Returns where the board shows the action: the caller's target, else the
+    piece placed last, else the last round's target, else the caller's card."""
+    view = game.hues_and_cues_view
+    square: hues_and_cues_pb2.HuesAndCuesSquare | None = None
+    if view.HasField("target"):
+        square = view.target
+    elif view.pieces:
+        square = view.pieces[-1].square
+    elif view.HasField("last_round"):
+        square = view.last_round.target
+    elif view.HasField("card") and view.card.squares:
+        square = view.card.squares[0]
+    if square is None:
+        return None
+    return Focus(2 + square.row, 2 + 2 * square.column)
+
+
 def _round_line(game: game_pb2.Game, view: hues_and_cues_pb2.HuesAndCuesView) -> Text:
     names = {p.name: p.display_name for p in game.players}
     out = Text.assemble((f"round {view.round}/{view.regular_rounds}", "bold"))
@@ -153,7 +179,7 @@ def render(
     view = game.hues_and_cues_view
     parts: list[RenderableType] = [
         header(game, info, me),
-        board(colours(info), _marks(view)),
+        Board(board(colours(info), _marks(view)), label_lines=2, label_columns=2),
         _legend(game, view),
         _round_line(game, view),
     ]
@@ -202,5 +228,5 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
 
 
 RENDERER = Renderer(
-    "hues_and_cues", render, describe_move, describe_event, typed_move, hint
+    "hues_and_cues", render, describe_move, describe_event, typed_move, hint, focus
 )

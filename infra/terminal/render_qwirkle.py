@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, qwirkle_pb2
 
-from infra.terminal.render_common import Renderer, header, scores
+from infra.terminal.render_common import Board, Focus, Renderer, header, scores
 
 COLORS = {
     qwirkle_pb2.QWIRKLE_COLOR_RED: ("red", "#E53935"),
@@ -26,7 +26,8 @@ SHAPES = {
     qwirkle_pb2.QWIRKLE_SHAPE_STARBURST: ("starburst", "✸"),
     qwirkle_pb2.QWIRKLE_SHAPE_CLOVER: ("clover", "♣"),
 }
-CELL = 3  # characters per grid column
+CELL = 3  # characters per grid column, at least: one more than its widest label
+Y_LABEL = 4  # characters of the y labels before the grid
 
 
 def tile_text(tile: qwirkle_pb2.QwirkleTile) -> Text:
@@ -48,23 +49,42 @@ def labelled(tile: qwirkle_pb2.QwirkleTile) -> Text:
     return Text.assemble(tile_text(tile), f" {tile_name(tile)}")
 
 
-def grid(board: Iterable[qwirkle_pb2.QwirklePlacement]) -> Text:
+def _span(board: Sequence[qwirkle_pb2.QwirklePlacement]) -> tuple[range, range, int]:
+    """Returns the columns and rows drawn (the tiles and a free ring) and the
+    characters per column, so that labels such as -10 and -9 stay apart."""
+    cells = [(p.at.x, p.at.y) for p in board]
+    xs = range(min(x for x, _ in cells) - 1, max(x for x, _ in cells) + 2)
+    ys = range(min(y for _, y in cells) - 1, max(y for _, y in cells) + 2)
+    return xs, ys, max(CELL, *(len(str(x)) + 1 for x in xs))
+
+
+def grid(board: Sequence[qwirkle_pb2.QwirklePlacement]) -> Text:
     """Returns the grid with a free ring around the tiles and x/y labels."""
     cells = {(p.at.x, p.at.y): p.tile for p in board}
     if not cells:
         return Text("(empty grid: the first move covers 0,0)", style="dim")
-    xs = range(min(x for x, _ in cells) - 1, max(x for x, _ in cells) + 2)
-    ys = range(min(y for _, y in cells) - 1, max(y for _, y in cells) + 2)
+    xs, ys, cell = _span(board)
     out = Text.assemble(("y\\x ", "dim"))
     for x in xs:
-        out.append(f"{x:>{CELL}}", style="dim")
+        out.append(f"{x:>{cell}}", style="dim")
     for y in ys:
-        out.append(f"\n{y:>3} ", style="dim")
+        out.append(f"\n{y:>{Y_LABEL - 1}} ", style="dim")
         for x in xs:
             tile = cells.get((x, y))
-            out.append(" " * (CELL - 1))
+            out.append(" " * (cell - 1))
             out.append(tile_text(tile) if tile is not None else Text("·", style="dim"))
     return out
+
+
+def focus(game: game_pb2.Game) -> Focus | None:
+    """Returns where the grid shows the tile placed last (the board lists the
+    tiles in the order they were placed); None on an empty grid."""
+    board = game.qwirkle_view.public_state.board
+    if not board:
+        return None
+    xs, ys, cell = _span(board)
+    last = board[-1].at
+    return Focus(1 + ys.index(last.y), Y_LABEL + cell * (xs.index(last.x) + 1) - 1)
 
 
 def rack(tiles: Iterable[qwirkle_pb2.QwirkleTile]) -> Text:
@@ -89,7 +109,7 @@ def render(
     )
     parts: list[RenderableType] = [
         header(game, info, me),
-        grid(public.board),
+        Board(grid(public.board), label_lines=1, label_columns=Y_LABEL),
         Text(f"bag {public.bag_size} tiles; racks: {racks or '-'}", style="dim"),
         scores(game, me),
     ]
@@ -141,4 +161,4 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     return None
 
 
-RENDERER = Renderer("qwirkle", render, describe_move, describe_event)
+RENDERER = Renderer("qwirkle", render, describe_move, describe_event, focus=focus)

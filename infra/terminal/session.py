@@ -14,7 +14,7 @@ from infra.terminal.lines import LineReader, drain
 from infra.terminal.lobby import Table, seat_after_leaving
 from infra.terminal.menu import Menu
 from infra.terminal.receipts import latest_receipt, with_receipt
-from infra.terminal.screen import new_log, record
+from infra.terminal.screen import Pan, new_log, record
 from infra.terminal.seats import save_seat
 from infra.terminal.undo import remember
 
@@ -35,6 +35,11 @@ class Session:
     gone: str = ""  # why the caller's seat is no longer at the table
     log: deque[str] = field(default_factory=new_log)
     moves: dict[int, str] = field(default_factory=dict)  # described moves by revision
+    lost: bool = False  # the server is away: calls and the feed are retried
+    pan: Pan = field(default_factory=Pan)  # the board's window, from the action
+    # The message as last drawn and the game's revision then: it goes once the
+    # game moves on.
+    noted: tuple[str, int] = ("", 0)
 
 
 def take_items(session: Session, first: Item) -> None:
@@ -46,6 +51,9 @@ def take_items(session: Session, first: Item) -> None:
     seen: list[event_pb2.GameEvent] = []
     try:
         for item in drain(session.feed, first):
+            if item.kind in ("lost", "back"):
+                session.lost = item.kind == "lost"
+                continue
             if item.kind == "error":
                 if session.gone:  # the server ends a given-up seat's feed: expected
                     return
@@ -78,8 +86,17 @@ def load_game(session: Session) -> None:
     ``Game.caller`` names the caller's seat as it is now, so a seat resumed
     after players before it left (while this client was not running) is
     followed too. The game's record digest is kept as the seat's receipt.
+    A game that moved on re-centres the board and drops a message drawn
+    before. A call that fails raises, the server being away included.
     """
-    session.game = get_game(session.table.connection, session.table.seat.game)
+    game = get_game(session.table.connection, session.table.seat.game)
+    session.lost = False
+    if game.revision != session.game.revision:
+        session.pan = Pan()
+    session.game = game
+    message, revision = session.noted
+    if message and session.message == message and revision != game.revision:
+        session.message, session.noted = "", ("", game.revision)
     seat = session.table.seat
     if session.game.caller and session.game.caller != seat.player:
         session.table = replace(
@@ -87,6 +104,12 @@ def load_game(session: Session) -> None:
         )
         save_seat(session.table.seat, session.table.path)
     keep_receipt(session, session.game.revision, session.game.record_digest)
+
+
+def note_message(session: Session) -> None:
+    """Notes the revision a message is first drawn at (see ``load_game``)."""
+    if session.message != session.noted[0]:
+        session.noted = (session.message, session.game.revision)
 
 
 def keep_receipt(session: Session, revision: int, digest: str) -> None:

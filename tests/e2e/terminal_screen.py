@@ -14,6 +14,7 @@ import fcntl
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -26,16 +27,22 @@ import pytest
 from tests.e2e.conftest import Server
 
 ROWS, COLUMNS = 60, 150
+CLEAR = "\x1b[2J"  # the client clears the screen before each frame
+FRAME = "\f"  # what a clear becomes in ``Screen.text``
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|\][^\x07]*\x07|[()][A-Z0-9])")
 
 
 class Client:
     """A client process whose standard streams are a pseudo-terminal."""
 
-    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+    def __init__(
+        self, command: list[str], env: dict[str, str], size: tuple[int, int]
+    ) -> None:
         self.child_fd, terminal = os.openpty()
-        size = struct.pack("HHHH", ROWS, COLUMNS, 0, 0)
-        fcntl.ioctl(terminal, termios.TIOCSWINSZ, size)
+        rows, columns = size
+        fcntl.ioctl(
+            terminal, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0)
+        )
         try:
             self.process = subprocess.Popen(  # noqa: S603 (our own CLI)
                 command,
@@ -47,6 +54,16 @@ class Client:
             )
         finally:
             os.close(terminal)  # the child's copies stay open until it exits
+
+    def resize(self, rows: int, columns: int) -> None:
+        """Resizes the terminal and tells the client, as a terminal window does.
+
+        The client, in a session of its own, has no controlling terminal that
+        would send SIGWINCH by itself.
+        """
+        size = struct.pack("HHHH", rows, columns, 0, 0)
+        fcntl.ioctl(self.child_fd, termios.TIOCSWINSZ, size)
+        self.process.send_signal(signal.SIGWINCH)
 
     def sendline(self, text: str) -> None:
         """Types a line."""
@@ -109,11 +126,17 @@ class Screen:
             data, self.held = data[:cut], data[cut:]
         else:
             self.held = ""
+        data = data.replace(CLEAR, FRAME)
         self.text += ANSI.sub("", data).replace("\r", "")
 
     def last_screen(self) -> str:
         """Returns the last screen drawn up to the last match."""
         return self.text[self.text.rfind(self.title, 0, self.mark) : self.mark]
+
+    def frames(self) -> list[str]:
+        """Returns every screen drawn up to the last match, each from the clear
+        before it (the last one as far as it was read)."""
+        return self.text[: self.mark].split(FRAME)[1:]
 
     def finish(self) -> int:
         """Waits for the client to exit; returns its exit status."""
@@ -126,15 +149,23 @@ class Screen:
         return status
 
 
-def spawn(server: Server, state: Path, *args: str, title: str = "Qwirkle") -> Screen:
+def spawn(
+    server: Server,
+    state: Path,
+    *args: str,
+    title: str = "Qwirkle",
+    size: tuple[int, int] = (ROWS, COLUMNS),
+) -> Screen:
     """Runs ``tabletop ARGS --server ...`` on a pseudo-terminal, state in ``state``.
 
-    ``title`` is the game's name as the header of each drawn screen starts.
+    ``title`` is the game's name as the header of each drawn screen starts;
+    ``size`` the terminal's rows and columns.
     """
     env = dict(os.environ, TERM="xterm-256color", XDG_STATE_HOME=str(state))
     # The terminal's size, not the test runner's (pytest-xdist's workers may
     # set COLUMNS): lines then wrap where the screen's tests expect.
-    env.update(COLUMNS=str(COLUMNS), LINES=str(ROWS))
+    rows, columns = size
+    env.update(COLUMNS=str(columns), LINES=str(rows))
     env.pop("TABLETOP_SERVER", None)
     command = [sys.executable, "-m", "infra.cli", *args, "--server", server.address]
-    return Screen(Client(command, env), title)
+    return Screen(Client(command, env, size), title)

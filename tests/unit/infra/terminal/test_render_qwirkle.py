@@ -114,3 +114,27 @@ def test_moves_and_events_read_as_sentences() -> None:
         ),
     )
     assert describe_event(event, {"games/g1/players/1": "Ben"}) == "Ben scored 5"
+
+
+def test_the_focus_is_the_glyph_of_the_tile_placed_last() -> None:
+    game = _game()
+    focus = render_qwirkle.focus(game)
+    assert focus is not None
+    text, _ = screen(render_qwirkle.grid(game.qwirkle_view.public_state.board))
+    assert text.splitlines()[focus.line][focus.column] == "●"  # blue circle, 0,-1
+    assert focus.line == 2  # y = -1, under the x labels and the free row y = -2
+    assert render_qwirkle.focus(new_game(game_pb2.GAME_TYPE_QWIRKLE, "Ana")) is None
+
+
+def test_columns_widen_so_that_labels_below_minus_nine_stay_apart() -> None:
+    game = _game()
+    game.qwirkle_view.public_state.board.add(
+        tile=_tile(q.QWIRKLE_COLOR_RED, q.QWIRKLE_SHAPE_CLOVER),
+        at=common_pb2.Coordinate(x=-11, y=0),
+    )
+    text, _ = screen(render_game(game, None))
+    labels = next(line for line in text.splitlines() if line.startswith("y\\x"))
+    assert labels.split()[1:4] == ["-12", "-11", "-10"]
+    focus = render_qwirkle.focus(game)
+    assert focus is not None
+    assert text.splitlines()[focus.line + 1][focus.column] == "♣"  # under the header
