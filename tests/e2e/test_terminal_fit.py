@@ -1,10 +1,11 @@
 """The terminal client on small terminals, against a real server and PostgreSQL:
-every frame fits 80x24, a resized terminal is drawn again at its new size, the
-board pans, a server that goes away is shown and its return noticed, and a
-message goes once the game moves on."""
+every frame of play, spectate and replay fits 80x24, a resized terminal is drawn
+again at its new size, the board pans, a server that goes away is shown and its
+return noticed, and a message goes once the game moves on."""
 
 from __future__ import annotations
 
+import random
 import re
 import socket
 from collections.abc import Iterator
@@ -14,7 +15,14 @@ import pytest
 from rich.cells import cell_len
 from tabletop.v1 import game_service_pb2
 
-from tests.e2e.client import get, legal_moves, seat_of, submit
+from tests.e2e.client import (
+    get,
+    legal_moves,
+    play_to_end,
+    seat_of,
+    start_two_seats,
+    submit,
+)
 from tests.e2e.conftest import Server, start_server
 from tests.e2e.terminal_screen import Screen, spawn
 from tests.pg import fresh_schema
@@ -200,6 +208,31 @@ def test_a_message_goes_once_the_game_moves_on(server: Server, tmp_path: Path) -
     assert "not your turn" not in frame
     screen.child.sendline("q")
     assert screen.finish() == 0
+
+
+def test_spectate_and_replay_of_a_whole_game_fit_80_by_24(
+    server: Server, tmp_path: Path
+) -> None:
+    name, tokens = start_two_seats(server.stub, bytes(range(32)))
+    spectator = spawn(server, tmp_path, "spectate", name, size=SMALL)
+    spectator.expect("spectating; q quits")
+    play_to_end(server.stub, name, tokens, random.Random(3).choice)
+    spectator.expect("Final scores: ", timeout=60)
+    assert spectator.finish() == 0
+    _all_fit(spectator, *SMALL)
+    final = get(server.stub, name)
+    xs = [p.at.x for p in final.qwirkle_view.public_state.board]
+    assert min(xs) <= -10  # so columns of four characters, and the grid with its
+    assert 4 + 4 * (max(xs) - min(xs) + 3) > SMALL[1]  # ring is wider than 80
+    total = final.revision
+    replay = spawn(server, tmp_path, "replay", name, size=SMALL)
+    replay.expect("replay> ")
+    replay.child.sendline(f"g {total}")
+    replay.expect(rf"revision {total}/{total}")
+    replay.expect("replay> ")
+    _all_fit(replay, *SMALL)
+    replay.child.sendline("q")
+    assert replay.finish() == 0
 
 
 def _free_address() -> str:
