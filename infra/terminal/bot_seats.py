@@ -13,7 +13,7 @@ from __future__ import annotations
 import shlex
 import threading
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_type_pb2
@@ -23,11 +23,7 @@ from infra.bot_client import BotSeat, play_bots, seat_bots
 from infra.terminal.connection import ClientError, Connection
 from infra.terminal.games import display_name
 from infra.terminal.render_common import seat_of
-from infra.terminal.resign import has_resigned
 from infra.terminal.seats import KeptBot, Seat, named_seat_path, seat_path
-
-if TYPE_CHECKING:
-    from infra.terminal.session import Session
 
 ONGOING = (game_pb2.GAME_STATE_WAITING_FOR_PLAYERS, game_pb2.GAME_STATE_IN_PROGRESS)
 
@@ -83,17 +79,12 @@ def run_bots(connection: Connection, seat: Seat, delay: float) -> threading.Even
     return play_bots(bots, delay)
 
 
-def say_left(session: Session) -> None:
-    """Says, as the player quits, what the game waits for and how to resume."""
-    seat, path = session.table.seat, session.table.path
-    resigned = has_resigned(session.game, seat.player)
-    kept = "" if path == seat_path(seat.game) else f" --seat-token-file {path}"
+def resume_flags(seat: Seat, path: Path) -> str:
+    """Returns what ``tabletop play --join GAME_ID`` needs added to find the
+    seat kept at ``path`` again: nothing, ``--name`` or ``--seat-token-file``."""
     if seat.name and path == named_seat_path(seat.game, seat.name):
-        kept = f" --name {shlex.quote(seat.name)}"
-    if not session.gone:
-        text = left_text(session.game, seat, resigned=resigned, kept=kept)
-        if text is not None:
-            session.console.print(text)
+        return f" --name {shlex.quote(seat.name)}"
+    return "" if path == seat_path(seat.game) else f" --seat-token-file {path}"
 
 
 def left_text(

@@ -9,7 +9,6 @@ another person, who takes a seat of their own (``seats.named_seat_path``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import grpc
 from tabletop.v1 import game_pb2, game_service_pb2
@@ -18,9 +17,6 @@ from infra.terminal.connection import UNARY_TIMEOUT, Connection, with_token
 from infra.terminal.render_common import names_of
 from infra.terminal.seats import Seat, load_kept
 
-if TYPE_CHECKING:
-    from infra.terminal.lobby import SeatRequest
-
 
 def kept_at(path: Path, name: str) -> Seat | None:
     """Returns the seat kept at ``path`` if it is one at game ``name``."""
@@ -28,23 +24,26 @@ def kept_at(path: Path, name: str) -> Seat | None:
     return kept if kept is not None and kept.game == name else None
 
 
-def same_name(request: SeatRequest, name: str) -> bool:
-    """Tells whether a seat taken under ``name`` is the caller's to resume; a
-    seat whose name is not known is."""
-    if request.resume or not request.name or not name:
+def same_name(wanted: str | None, name: str, *, resume: bool = False) -> bool:
+    """Tells whether a seat taken under ``name`` is the caller's to resume, the
+    caller asking for ``wanted`` (``--name``) or, with ``resume``, for the kept
+    seat whatever its name; a seat whose name is not known is."""
+    if resume or not wanted or not name:
         return True
-    return name.strip().casefold() == request.name.strip().casefold()
+    return name.strip().casefold() == wanted.strip().casefold()
 
 
-def same_player(connection: Connection, kept: Seat, request: SeatRequest) -> bool:
+def same_player(
+    connection: Connection, kept: Seat, wanted: str | None, *, resume: bool = False
+) -> bool:
     """Tells whether a kept seat is the caller's; for a seat file kept before
     seats had names, the server tells the seat's display name."""
-    if request.resume or not request.name:
+    if resume or not wanted:
         return True
     if kept.name or not kept.seat_token:
-        return same_name(request, kept.name)
+        return same_name(wanted, kept.name)
     seated = with_token(connection, kept.seat_token)
-    return same_name(request, shown_name(seated, kept.game))
+    return same_name(wanted, shown_name(seated, kept.game))
 
 
 def shown_name(connection: Connection, name: str) -> str:

@@ -98,7 +98,9 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
     name = game_name(request.join)
     path = seat_path(name, request.seat_token_file)
     kept = kept_at(path, name)
-    if kept is not None and not same_player(connection, kept, request):
+    if kept is not None and not same_player(
+        connection, kept, request.name, resume=request.resume
+    ):
         path, kept = _own_seat_file(request, kept, path)
         if kept is None:
             seating = _seating(connection, request, console)
@@ -109,7 +111,11 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
         return Table(credentials, kept, created=False, path=path)
     seating = _seating(connection, request, console)
     held, shown = held_seat(seating, name)
-    if held and kept is None and not same_name(request, shown):
+    if (
+        held
+        and kept is None
+        and not same_name(request.name, shown, resume=request.resume)
+    ):
         return _join_another(connection, seating, request, path, console)
     if held:
         seat = (
@@ -165,7 +171,7 @@ def _join_another(
     """
     name = game_name(request.join or "")
     held, shown = held_seat(seating, name)
-    if held and same_name(request, shown):
+    if held and same_name(request.name, shown, resume=request.resume):
         seat = Seat(name, held, "", request.server, name=shown)
         return _resume_held(seating, seat, path, console)
     if held:

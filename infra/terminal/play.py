@@ -9,7 +9,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2, move_pb2
 
-from infra.terminal.bot_seats import run_bots, say_left
+from infra.terminal.bot_seats import left_text, resume_flags, run_bots
 from infra.terminal.connection import (
     LOST,
     UNARY_TIMEOUT,
@@ -94,12 +94,12 @@ def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
         status = wait_for_start(session, request.players or fewest)
         status = turns(session) if status is None else status
     except KeyboardInterrupt:
-        say_left(session)
+        _say_left(session)
         raise
     finally:
         stop_bots.set()
         feed.stop()
-    say_left(session)
+    _say_left(session)
     return status
 
 
@@ -288,3 +288,15 @@ def _below(session: Session, *, final: bool) -> RenderableType:
     below = Text(f"waiting for {waiting_for(session.game)}...", style="italic")
     below.append(f"\n{UNDO_HELP}   {RESIGN_HELP}   {PAN_HELP}   q: quit", style="dim")
     return below
+
+
+def _say_left(session: Session) -> None:
+    """Says, as the player quits, what the game waits for and how to resume."""
+    if session.gone:
+        return
+    seat, path = session.table.seat, session.table.path
+    resigned = has_resigned(session.game, seat.player)
+    kept = resume_flags(seat, path)
+    text = left_text(session.game, seat, resigned=resigned, kept=kept)
+    if text is not None:
+        session.console.print(text)
