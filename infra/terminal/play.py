@@ -241,12 +241,17 @@ def legal_moves(connection: Connection, name: str) -> tuple[int, list[move_pb2.M
 
 
 def waiting_for(game: game_pb2.Game) -> str:
-    """Returns who the table waits for; the bot, for a seat that resigned."""
-    for player in game.players:
-        if player.name == game.current_player:
-            bot = " (the bot plays for them)" if player.resigned else ""
-            return f"{player.display_name}{bot}"
-    return "the other players"
+    """Returns who the table waits for (``Game.players_to_act``: several in a
+    simultaneous phase); the bot, for a seat that resigned."""
+    acting = set(game.players_to_act) or {game.current_player}
+    names = [
+        f"{player.display_name}{' (the bot plays for them)' if player.resigned else ''}"
+        for player in game.players
+        if player.name in acting
+    ]
+    if not names:
+        return "the other players"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def redraw(session: Session, *, final: bool = False) -> None:
