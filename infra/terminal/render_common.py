@@ -172,7 +172,7 @@ def scores(game: game_pb2.Game, me: str = "", acting: Sequence[str] = ()) -> Tab
     table.add_column(" ")
     table.add_column("player")
     table.add_column("score", justify="right")
-    to_act = set(acting) or {game.current_player}
+    to_act = set(acting) or set(game.players_to_act) or {game.current_player}
     for player in game.players:
         mark = "▶" if player.name in to_act else " "
         label = Text(
