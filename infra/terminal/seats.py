@@ -11,14 +11,21 @@ their own, named after them (``named_seat_path``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 _UNSAFE = re.compile(r"[^a-z0-9]+")
+_PLAIN = re.compile(r"[a-z0-9]+")
+# The most of a name a seat file's name keeps readable (its hash tells the rest).
+_SLUG_LENGTH = 32
+# A player resource name: ``games/<id>/players/<seat>``.
+_PLAYER = re.compile(r"(games/[^/]+)/players/(0|[1-9][0-9]{0,3})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +75,43 @@ def seat_path(game: str, override: str | None = None) -> Path:
 
 
 def named_seat_path(game: str, name: str) -> Path:
-    """Returns where another person's seat at a game is kept: ``<game>.<name>.json``."""
-    slug = _UNSAFE.sub("-", name.strip().lower()).strip("-") or "player"
+    """Returns where another person's seat at a game is kept: ``<game>.<name>.json``.
+
+    One file per person as ``kept_seats.same_name`` tells them apart (case and
+    surrounding spaces aside): a name of lower-case letters and digits is used
+    as it is (``ben``), any other is cut to letters and digits and followed by
+    its hash (``zo-1f2e...``, ``player-9a8b...`` for ``李雷``), so that two
+    names never share a file, and none leaves the seats directory.
+    """
+    key = name.strip().casefold()
+    if _PLAIN.fullmatch(key) and len(key) <= _SLUG_LENGTH:
+        slug = key
+    else:
+        readable = _UNSAFE.sub("-", key).strip("-")[:_SLUG_LENGTH].strip("-")
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        slug = f"{readable or 'player'}-{digest[:16]}"
     return state_dir() / "seats" / f"{game.removeprefix('games/')}.{slug}.json"
 
 
 def save_seat(seat: Seat, path: Path) -> None:
-    """Writes the seat readable by its owner only."""
+    """Writes the seat readable by its owner only.
+
+    The seat is written to a new file (mode 0600) that then takes the path's
+    place: nothing is written through a link at the path, nor into a file there
+    that others may read, and a reader never finds half a file.
+    """
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        json.dump(asdict(seat), file)
-    path.chmod(0o600)  # an existing file keeps its mode through os.open
+    descriptor, name = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )
+    temporary = Path(name)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            json.dump(asdict(seat), file)
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def load_seat(path: Path) -> Seat | None:
@@ -102,6 +134,8 @@ def load_kept(path: Path) -> Seat | None:
         return None
     code = data.get("invite_code", "")
     game, player, token, server = (str(data[key]) for key in fields)
+    if not _player_of(player, game):
+        return None
     revision, digest = data.get("receipt_revision", 0), data.get("receipt_digest", "")
     if not isinstance(revision, int) or not isinstance(digest, str):
         revision, digest = 0, ""
@@ -115,19 +149,26 @@ def load_kept(path: Path) -> Seat | None:
         revision,
         digest,
         name if isinstance(name, str) else "",
-        _bots(data.get("bots", [])),
+        _bots(data.get("bots", []), game),
     )
 
 
-def _bots(data: Any) -> tuple[KeptBot, ...]:
-    """Returns the bots' seats a seat file lists; none from a file without them."""
+def _player_of(player: Any, game: str) -> bool:
+    """Tells whether ``player`` names a seat of ``game``: ``<game>/players/<n>``."""
+    found = _PLAYER.fullmatch(player) if isinstance(player, str) else None
+    return found is not None and found.group(1) == game
+
+
+def _bots(data: Any, game: str) -> tuple[KeptBot, ...]:
+    """Returns the bots' seats at ``game`` a seat file lists; none from a file
+    without them, and none that names no seat of the game."""
     if not isinstance(data, list):
         return ()
     return tuple(
         KeptBot(bot["player"], bot["seat_token"])
         for bot in data
         if isinstance(bot, dict)
-        and isinstance(bot.get("player"), str)
+        and _player_of(bot.get("player"), game)
         and isinstance(bot.get("seat_token"), str)
         and bot["seat_token"]
     )

@@ -157,7 +157,10 @@ def test_another_persons_seat_is_kept_in_a_file_named_after_them(
 ) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     seats = tmp_path / "tabletop" / "seats"
-    assert named_seat_path("games/abc", "Ben O'Neil") == seats / "abc.ben-o-neil.json"
+    assert named_seat_path("games/abc", " Ben ") == seats / "abc.ben.json"
+    oneil = named_seat_path("games/abc", "Ben O'Neil")
+    assert oneil.parent == seats
+    assert oneil.name.startswith("abc.ben-o-neil-")  # then the name's hash
 
 
 QWIRKLE_INFO = game_type_pb2.GameTypeInfo(
