@@ -37,6 +37,15 @@ PHASES = {
     hues_and_cues_pb2.HUES_AND_CUES_PHASE_SECOND_GUESSES: "second guesses",
     hues_and_cues_pb2.HUES_AND_CUES_PHASE_GAME_OVER: "game over",
 }
+END_REASONS = {
+    hues_and_cues_pb2.HUES_AND_CUES_END_REASON_SOLE_LEADER: "the sole leader",
+    hues_and_cues_pb2.HUES_AND_CUES_END_REASON_ALL_TIED: (
+        "every player tied, so no tie-break round"
+    ),
+    hues_and_cues_pb2.HUES_AND_CUES_END_REASON_TIEBREAK_CAP: (
+        "still tied after ten tie-break rounds"
+    ),
+}
 Cell = tuple[int, int]
 
 
@@ -204,8 +213,8 @@ def describe_move(move: move_pb2.Move) -> Text:
     return Text("skip the second cue")
 
 
-def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
-    """Describes a Hues and Cues event for the log; None for the bookkeeping ones."""
+def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
+    """Describes a Hues and Cues event for the log, every kind in words."""
     fact = event.hues_and_cues
     kind = fact.WhichOneof("event")
     if kind == "cue_given":
@@ -224,7 +233,57 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     if kind == "round_started":
         started = fact.round_started
         return f"round {started.round}: {names.get(started.cue_giver, '?')} gives cues"
+    return _describe_secret(fact, names) or _describe_start_or_end(fact, names)
+
+
+def _describe_secret(
+    fact: hues_and_cues_pb2.HuesAndCuesEvent, names: Mapping[str, str]
+) -> str | None:
+    """Describes the card drawn and the target, naming them only where the
+    event carries them (the cue giver's own view, or once they are public)."""
+    kind = fact.WhichOneof("event")
+    if kind == "card_drawn":
+        drawn = fact.card_drawn
+        card = ""
+        if drawn.HasField("card"):
+            squares = ", ".join(square.id for square in drawn.card.squares)
+            card = f" {drawn.card.id} ({squares})"
+        who = names.get(drawn.player, "?")
+        return f"{who} drew a card{card} for round {drawn.round}"
+    if kind == "target_chosen":
+        chosen = fact.target_chosen
+        target = f" {chosen.target.id}" if chosen.HasField("target") else ""
+        who = names.get(chosen.player, "?")
+        return f"{who} chose the target{target} for round {chosen.round}"
+    if kind == "target_revealed":
+        revealed = fact.target_revealed
+        return f"round {revealed.round}'s target revealed: {revealed.target.id}"
     return None
+
+
+def _describe_start_or_end(
+    fact: hues_and_cues_pb2.HuesAndCuesEvent, names: Mapping[str, str]
+) -> str:
+    """Describes the deck shuffled, the first cue giver and the game's end."""
+    kind = fact.WhichOneof("event")
+    if kind == "deck_shuffled":
+        shuffled = fact.deck_shuffled
+        return (
+            f"the {shuffled.size} cue cards were shuffled into a deck "
+            f"for round {shuffled.round}"
+        )
+    if kind == "first_cue_giver_chosen":
+        chosen = fact.first_cue_giver_chosen
+        how = "drawn by lot" if chosen.drawn else "as the table was set up"
+        return f"{names.get(chosen.player, '?')} gives the first cue ({how})"
+    if kind == "game_ended":
+        ended = fact.game_ended
+        won = ", ".join(names.get(w, "?") for w in ended.winners) or "nobody"
+        why = END_REASONS.get(ended.reason)
+        final = ended.scores
+        points = ", ".join(f"{names.get(p.player, '?')} {p.points}" for p in final)
+        return f"the game ended: won by {won}{f' ({why})' if why else ''}; {points}"
+    return "a Hues and Cues event this client does not know"
 
 
 RENDERER = Renderer(

@@ -8,7 +8,14 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, qwirkle_pb2
 
-from infra.terminal.render_common import Board, Focus, Renderer, header, scores
+from infra.terminal.render_common import (
+    Board,
+    Focus,
+    Renderer,
+    header,
+    scores,
+    seat_of,
+)
 
 COLORS = {
     qwirkle_pb2.QWIRKLE_COLOR_RED: ("red", "#E53935"),
@@ -25,6 +32,14 @@ SHAPES = {
     qwirkle_pb2.QWIRKLE_SHAPE_SQUARE: ("square", "■"),
     qwirkle_pb2.QWIRKLE_SHAPE_STARBURST: ("starburst", "✸"),
     qwirkle_pb2.QWIRKLE_SHAPE_CLOVER: ("clover", "♣"),
+}
+END_REASONS = {
+    qwirkle_pb2.QWIRKLE_END_REASON_HAND_EMPTIED: (
+        "a player emptied their hand once the bag was empty"
+    ),
+    qwirkle_pb2.QWIRKLE_END_REASON_DEADLOCK: (
+        "the bag was empty and nobody could place a tile"
+    ),
 }
 CELL = 3  # characters per grid column, at least: one more than its widest label
 Y_LABEL = 4  # characters of the y labels before the grid
@@ -137,8 +152,14 @@ def describe_move(move: move_pb2.Move) -> Text:
     return Text("pass")
 
 
-def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
-    """Describes a Qwirkle event for the log; None for the bookkeeping ones."""
+def _by_seat(names: Mapping[str, str], values: Iterable[int]) -> str:
+    """Returns values indexed by seat with the seats' names: ``Ana 2, Ben 3``."""
+    seats = {seat_of(player): name for player, name in names.items()}
+    return ", ".join(f"{seats.get(s, f'seat {s}')} {v}" for s, v in enumerate(values))
+
+
+def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
+    """Describes a Qwirkle event for the log, every kind in words."""
     fact = event.qwirkle
     kind = fact.WhichOneof("event")
     if kind == "tiles_placed":
@@ -150,6 +171,11 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     if kind == "turn_scored":
         scored = fact.turn_scored
         return f"{names.get(scored.player, '?')} scored {scored.points}"
+    if kind == "tiles_drawn":
+        drawn = fact.tiles_drawn
+        tiles = ", ".join(tile_name(tile) for tile in drawn.tiles)  # the drawer sees
+        what = f": {tiles}" if tiles else ""
+        return f"{names.get(drawn.player, '?')} drew {drawn.count} tile(s){what}"
     if kind == "tiles_exchanged":
         done = fact.tiles_exchanged
         return f"{names.get(done.player, '?')} exchanged {done.count} tile(s)"
@@ -158,7 +184,34 @@ def describe_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str 
     if kind == "end_bonus_scored":
         bonus = fact.end_bonus_scored
         return f"{names.get(bonus.player, '?')} emptied their hand: +{bonus.points}"
-    return None
+    return _describe_start_or_end(fact, names)
+
+
+def _describe_start_or_end(
+    fact: qwirkle_pb2.QwirkleEvent, names: Mapping[str, str]
+) -> str:
+    """Describes the deal, the starting player and the game's end."""
+    kind = fact.WhichOneof("event")
+    if kind == "tiles_dealt":
+        dealt = fact.tiles_dealt
+        left = f"{dealt.bag_size} tiles left in the bag"
+        sizes = set(dealt.rack_sizes)  # the tiles are for their rack's owner only
+        if len(sizes) == 1:
+            return f"{min(sizes)} tiles dealt to each rack; {left}"
+        return f"the racks dealt ({_by_seat(names, dealt.rack_sizes)}); {left}"
+    if kind == "starting_player_chosen":
+        chosen = fact.starting_player_chosen
+        numbers = _by_seat(names, chosen.starting_numbers)
+        return (
+            f"{names.get(chosen.player, '?')} starts, with the most tiles sharing "
+            f"a colour or a shape ({numbers})"
+        )
+    if kind == "game_ended":
+        ended = fact.game_ended
+        why = END_REASONS.get(ended.reason, "its end was reached")
+        left = _by_seat(names, (len(rack.tiles) for rack in ended.racks))
+        return f"the game ended: {why}{f'; tiles left: {left}' if left else ''}"
+    return "a Qwirkle event this client does not know"
 
 
 RENDERER = Renderer("qwirkle", render, describe_move, describe_event, focus=focus)

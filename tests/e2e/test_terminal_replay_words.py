@@ -1,7 +1,8 @@
 """``tabletop replay`` in words: games of the five games played to the end
 through a real server on PostgreSQL, each revision's event described as the
-replay shows it, and the replay stepping onto a move's first revision under a
-pseudo-terminal."""
+replay shows it, a game in progress replayed without the card, target or tiles
+the viewer may not see, and the replay stepping onto a move's first revision
+under a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -23,12 +24,11 @@ from tabletop.v1 import game_service_pb2 as api
 
 from infra.terminal.render import describe_event
 from infra.terminal.replay import table_event, what_happened
-from tests.e2e.client import auth, get
+from tests.e2e.client import auth, get, legal_moves, seat_of, submit
 from tests.e2e.conftest import Server
 from tests.e2e.playthrough import by_action, open_table, play_with_one_self_undo
 from tests.e2e.terminal_screen import spawn
 
-MINE = {"split", "gnoming_a_round", "fool"}
 TABLES = {
     "qwirkle": (
         game_pb2.Game(
@@ -78,19 +78,28 @@ def _finished(server: Server, game: str) -> tuple[str, list[event_pb2.GameEvent]
     )
     chooser = by_action(game, random.Random(2026))
     play_with_one_self_undo(server, name, tokens, chooser, game)
+    return name, _events(server, name)
+
+
+def _events(
+    server: Server, name: str, token: str | None = None
+) -> list[event_pb2.GameEvent]:
+    """Returns every event as a seat (or a spectator) sees it, every page, as
+    tabletop replay lists them."""
     events: list[event_pb2.GameEvent] = []
     page_token = ""
-    while True:  # as a spectator, every page, as tabletop replay lists them
+    while True:
         reply = server.stub.ListGameEvents(
             api.ListGameEventsRequest(
                 parent=name, page_size=1000, page_token=page_token
             ),
+            metadata=auth(token) if token else None,
             timeout=10,
         )
         events.extend(reply.events)
         page_token = reply.next_page_token
         if not page_token:
-            return name, events
+            return events
 
 
 def _kind(event: event_pb2.GameEvent) -> str:
@@ -114,12 +123,65 @@ def test_every_revision_of_a_game_is_replayed_in_words(
         line = what_happened(event, names)
         assert not RAW.search(line), (event.revision, line)
         kinds.add(_kind(event))
-        if game in MINE or event.WhichOneof("event") not in TABLES:
-            # Split's, Gnoming A Round's and Fool!'s own words, and the table's.
-            described = {describe_event(event, names), table_event(event, names)}
-            assert line in described, (event.revision, line)
+        # The game's own words (the live log's), or the table's.
+        described = {describe_event(event, names), table_event(event, names)}
+        assert line in described, (event.revision, line)
     assert {"game_created", "game_started", "move_played", "game_finished"} <= kinds
     assert len({k for k in kinds if k.startswith(game)}) >= 4
+
+
+def _started(server: Server, game: str) -> tuple[str, list[str]]:
+    table, players = TABLES[game]
+    name, tokens = open_table(server, table, PLAYER_NAMES[:players])
+    server.stub.StartGame(
+        api.StartGameRequest(name=name), metadata=auth(tokens[0]), timeout=10
+    )
+    return name, tokens
+
+
+def _line(
+    events: list[event_pb2.GameEvent], game: str, kind: str, names: dict[str, str]
+) -> str:
+    event = next(e for e in events if getattr(e, game).HasField(kind))
+    return what_happened(event, names)
+
+
+def test_a_round_in_progress_is_replayed_without_its_card_or_target(
+    server: Server,
+) -> None:
+    name, tokens = _started(server, "hues_and_cues")
+    giver = seat_of(get(server.stub, name).current_player)
+    revision, moves = legal_moves(server.stub, name, tokens[giver])
+    submit(server.stub, name, tokens[giver], moves[0], expected_revision=revision)
+    names, who = _names(name), PLAYER_NAMES[giver]
+    own = _events(server, name, tokens[giver])
+    card = next(e for e in own if e.hues_and_cues.HasField("card_drawn"))
+    card_id = card.hues_and_cues.card_drawn.card.id
+    target = moves[0].hues_and_cues.give_first_cue.target.id
+    drawn = f"{who} drew a card {card_id} ("
+    assert _line(own, "hues_and_cues", "card_drawn", names).startswith(drawn)
+    chosen = f"{who} chose the target {target} for round 1"
+    assert _line(own, "hues_and_cues", "target_chosen", names) == chosen
+    for token in (None, tokens[(giver + 1) % 3]):  # a spectator, a guesser
+        seen = _events(server, name, token)
+        lines = [what_happened(event, names) for event in seen]
+        assert f"{who} drew a card for round 1" in lines
+        assert f"{who} chose the target for round 1" in lines
+        assert not [line for line in lines if card_id in line or target in line]
+
+
+def test_tiles_drawn_are_named_only_in_their_drawers_replay(server: Server) -> None:
+    name, tokens = _started(server, "qwirkle")
+    mover = seat_of(get(server.stub, name).current_player)
+    revision, moves = legal_moves(server.stub, name, tokens[mover])
+    submit(server.stub, name, tokens[mover], moves[0], expected_revision=revision)
+    names, who = _names(name), PLAYER_NAMES[mover]
+    drawer = _events(server, name, tokens[mover])
+    own = _line(drawer, "qwirkle", "tiles_drawn", names)
+    assert re.fullmatch(rf"{who} drew \d tile\(s\): [a-z]+ [a-z]+(, .*)?", own)
+    for token in (None, tokens[1 - mover]):  # a spectator, the other player
+        seen = _line(_events(server, name, token), "qwirkle", "tiles_drawn", names)
+        assert re.fullmatch(rf"{who} drew \d tile\(s\)", seen)
 
 
 def test_the_replay_shows_a_moves_first_revision_in_words(

@@ -1,6 +1,8 @@
 """Split, Gnoming A Round and Fool! in words: every event kind has a line, in the
 live log and in the replay, every move reads as a sentence, the glyphs have a
-legend, and the tables fit an 80-column terminal at every player count."""
+legend, and the tables fit an 80-column terminal at every player count. Qwirkle's
+and Hues and Cues' events have a line each too, naming a tile, card or target
+only where the event, as redacted for the viewer, carries it."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ from tabletop.v1 import (
     fool_pb2,
     game_pb2,
     gnoming_a_round_pb2,
+    hues_and_cues_pb2,
     move_pb2,
+    qwirkle_pb2,
     split_pb2,
 )
 
@@ -28,6 +32,7 @@ from tests.unit.infra.terminal.drawing import new_game, screen
 
 gn = gnoming_a_round_pb2
 MINE = ("split", "gnoming_a_round", "fool")
+WORDED = (*MINE, "qwirkle", "hues_and_cues")  # every event kind in words
 PLAYERS = {"split": (2, 6), "gnoming_a_round": (3, 7), "fool": (4, 8)}
 GAME_TYPES = {
     "split": game_pb2.GAME_TYPE_SPLIT,
@@ -70,10 +75,20 @@ def _value(message: Message, field: FieldDescriptor) -> object:
     if field.type == FieldDescriptor.TYPE_BOOL:
         return True
     if field.type == FieldDescriptor.TYPE_STRING:
-        return "7H-L" if isinstance(message, split_pb2.SplitCard) else P1
+        return _string(message, field)
     if isinstance(message, gn.GnomingARoundCard) and field.name == "value":
         return 7
     return 2
+
+
+def _string(message: Message, field: FieldDescriptor) -> str:
+    if isinstance(message, split_pb2.SplitCard):
+        return "7H-L"
+    if isinstance(message, hues_and_cues_pb2.HuesAndCuesSquare):
+        return "H15"
+    if isinstance(message, hues_and_cues_pb2.HuesAndCuesCard):
+        return "C001"
+    return {"card_ids": "C001", "text": "ocean"}.get(field.name, P1)
 
 
 def _kinds(game: str) -> list[str]:
@@ -91,7 +106,7 @@ def _event(game: str, kind: str) -> event_pb2.GameEvent:
 
 
 @pytest.mark.parametrize(
-    ("game", "kind"), [(game, kind) for game in MINE for kind in _kinds(game)]
+    ("game", "kind"), [(game, kind) for game in WORDED for kind in _kinds(game)]
 )
 def test_every_event_kind_has_a_line_in_words(game: str, kind: str) -> None:
     event = _event(game, kind)
@@ -105,7 +120,7 @@ def test_every_event_kind_has_a_line_in_words(game: str, kind: str) -> None:
     assert what_happened(event, NAMED) == line  # the replay says the same
 
 
-@pytest.mark.parametrize("game", MINE)
+@pytest.mark.parametrize("game", WORDED)
 def test_each_event_kind_has_its_own_line(game: str) -> None:
     lines = [describe_event(_event(game, kind), NAMED) for kind in _kinds(game)]
     assert len(set(lines)) == len(lines)
@@ -166,6 +181,111 @@ def test_a_wild_1_is_named_in_the_log_and_the_menu() -> None:
         fool=fool_pb2.FoolMove(play_card=fool_pb2.FoolPlayCard(card=wild))
     )
     assert describe_move(move).plain == "play W1-4 (a wild 1)"
+
+
+def _qwirkle_tiles(count: int) -> list[qwirkle_pb2.QwirkleTile]:
+    red_circle = qwirkle_pb2.QwirkleTile(
+        color=qwirkle_pb2.QWIRKLE_COLOR_RED, shape=qwirkle_pb2.QWIRKLE_SHAPE_CIRCLE
+    )
+    return [red_circle] * count
+
+
+def test_qwirkle_names_the_tiles_drawn_only_to_their_drawer() -> None:
+    drawn = event_pb2.GameEvent(revision=8, actor=P1)
+    drawn.qwirkle.tiles_drawn.player, drawn.qwirkle.tiles_drawn.count = P1, 2
+    assert describe_event(drawn, NAMED) == "Ben drew 2 tile(s)"  # as Ana sees it
+    drawn.qwirkle.tiles_drawn.tiles.extend(_qwirkle_tiles(2))  # as Ben sees it
+    assert describe_event(drawn, NAMED) == (
+        "Ben drew 2 tile(s): red circle, red circle"
+    )
+
+
+def test_qwirkle_says_how_it_opened_and_ended_not_whose_move_it_was() -> None:
+    dealt = event_pb2.GameEvent(revision=3)
+    dealt.qwirkle.tiles_dealt.rack_sizes.extend([6, 6])
+    dealt.qwirkle.tiles_dealt.bag_size = 96
+    dealt.qwirkle.tiles_dealt.racks.add(tiles=_qwirkle_tiles(6))  # the viewer's
+    dealt.qwirkle.tiles_dealt.racks.add()
+    line = "6 tiles dealt to each rack; 96 tiles left in the bag"
+    assert what_happened(dealt, NAMED) == line
+    chosen = event_pb2.GameEvent(revision=4)
+    chosen.qwirkle.starting_player_chosen.starting_numbers.extend([2, 3])
+    chosen.qwirkle.starting_player_chosen.player = P1
+    assert what_happened(chosen, NAMED) == (
+        "Ben starts, with the most tiles sharing a colour or a shape (Ana 2, Ben 3)"
+    )
+    ended = event_pb2.GameEvent(revision=90, move_number=40, actor=P1)
+    ended.qwirkle.game_ended.reason = qwirkle_pb2.QWIRKLE_END_REASON_DEADLOCK
+    ended.qwirkle.game_ended.racks.add(tiles=_qwirkle_tiles(2))
+    ended.qwirkle.game_ended.racks.add(tiles=_qwirkle_tiles(1))
+    assert what_happened(ended, NAMED) == (
+        "the game ended: the bag was empty and nobody could place a tile; "
+        "tiles left: Ana 2, Ben 1"
+    )
+
+
+def test_hues_and_cues_names_the_card_and_target_only_where_the_event_has_them() -> (
+    None
+):
+    drawn = event_pb2.GameEvent(revision=6, actor=P1)
+    drawn.hues_and_cues.card_drawn.round, drawn.hues_and_cues.card_drawn.player = 2, P1
+    chosen = event_pb2.GameEvent(revision=7, actor=P1)
+    target = chosen.hues_and_cues.target_chosen
+    target.round, target.player = 2, P1
+    # As a guesser or a spectator sees them while the round is played:
+    assert describe_event(drawn, NAMED) == "Ben drew a card for round 2"
+    assert describe_event(chosen, NAMED) == "Ben chose the target for round 2"
+    # As the cue giver sees them:
+    card = drawn.hues_and_cues.card_drawn.card
+    card.id = "C042"
+    for square in ("A3", "C20", "N5", "K28"):
+        card.squares.add(id=square)
+    target.target.id = "C20"
+    assert describe_event(drawn, NAMED) == (
+        "Ben drew a card C042 (A3, C20, N5, K28) for round 2"
+    )
+    assert describe_event(chosen, NAMED) == "Ben chose the target C20 for round 2"
+
+
+def test_hues_and_cues_says_how_it_opened_and_ended_not_whose_move_it_was() -> None:
+    shuffled = event_pb2.GameEvent(revision=3)
+    shuffled.hues_and_cues.deck_shuffled.round = 1
+    shuffled.hues_and_cues.deck_shuffled.size = 100
+    assert what_happened(shuffled, NAMED) == (
+        "the 100 cue cards were shuffled into a deck for round 1"
+    )
+    first = event_pb2.GameEvent(revision=4)
+    first.hues_and_cues.first_cue_giver_chosen.player = P1
+    assert what_happened(first, NAMED) == (
+        "Ben gives the first cue (as the table was set up)"
+    )
+    first.hues_and_cues.first_cue_giver_chosen.drawn = True
+    assert what_happened(first, NAMED) == "Ben gives the first cue (drawn by lot)"
+    revealed = event_pb2.GameEvent(revision=30, actor=P1)
+    revealed.hues_and_cues.target_revealed.round = 2
+    revealed.hues_and_cues.target_revealed.target.id = "C20"
+    assert what_happened(revealed, NAMED) == "round 2's target revealed: C20"
+    ended = event_pb2.GameEvent(revision=90, move_number=40, actor=P1)
+    over = ended.hues_and_cues.game_ended
+    over.reason = hues_and_cues_pb2.HUES_AND_CUES_END_REASON_TIEBREAK_CAP
+    over.winners.extend([P0, P1])
+    over.scores.add(player=P0, points=12)
+    over.scores.add(player=P1, points=12)
+    assert what_happened(ended, NAMED) == (
+        "the game ended: won by Ana, Ben (still tied after ten tie-break rounds); "
+        "Ana 12, Ben 12"
+    )
+
+
+def test_an_event_kind_newer_than_the_client_says_so() -> None:
+    event = event_pb2.GameEvent(revision=5, actor=P1)
+    event.qwirkle.SetInParent()  # a Qwirkle event of a kind newer than this client
+    assert what_happened(event, NAMED) == "a Qwirkle event this client does not know"
+    event = event_pb2.GameEvent(revision=5, actor=P1)
+    event.hues_and_cues.SetInParent()
+    assert what_happened(event, NAMED) == (
+        "a Hues and Cues event this client does not know"
+    )
 
 
 def _moves(game: str) -> list[move_pb2.Move]:
