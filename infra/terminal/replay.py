@@ -18,12 +18,12 @@ from infra.terminal.connection import (
     get_game,
 )
 from infra.terminal.games import NAMES
-from infra.terminal.lines import Line, LineReader, wait
+from infra.terminal.lines import EndOfInput, Line, LineReader, wait
 from infra.terminal.menu import QUIT_WORDS
 from infra.terminal.render import describe_event, names_for, render_game
-from infra.terminal.screen import draw, problem, prompt
+from infra.terminal.screen import PAN_HELP, Pan, draw, panned, problem, prompt
 
-HELP = "n next (Enter too)   p previous   g N go to revision N   q quit"
+HELP = f"n or Enter next   p previous   g N go to revision N   {PAN_HELP}   q quit"
 _GAMES = frozenset(NAMES.values())  # the GameEvent members that hold a game's event
 
 
@@ -49,8 +49,9 @@ def what_happened(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
     """Describes the event that led to a revision in words, as the live log does.
 
     The events the log leaves out (the table opened, a move's start, the turn
-    timer) have their words here; a game's event its renderer has no words for
-    is named by its kind.
+    timer) have their words here. An event its game's renderer has no words
+    for is named by its kind and credited to nobody: the actor made the move,
+    but the event may be about someone else, or about no one.
     """
     described = describe_event(event, names) or table_event(event, names)
     if described is not None:
@@ -59,9 +60,8 @@ def what_happened(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str:
     if member is None:
         return "an event this client does not know"
     inner = getattr(event, member).WhichOneof("event") if member in _GAMES else None
-    who = names.get(event.actor, "")
     kind = f"{member}: {inner}" if inner else member
-    return f"{kind.replace('_', ' ')}{f' by {who}' if who else ''}"
+    return kind.replace("_", " ")
 
 
 def table_event(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str | None:
@@ -108,34 +108,52 @@ def step(text: str, revision: int, total: int) -> tuple[int, str]:
 
 
 def replay(server: str, game_id: str, console: Console, reader: LineReader) -> int:
-    """Steps through a game's revisions until the person quits."""
+    """Steps through a game's revisions until the person quits; a resized
+    terminal is drawn again, and the board pans as in ``tabletop play``."""
     connection = connect(server)
     name = game_name(game_id)
     latest = get_game(connection, name)
     info = game_type_info(connection, latest.game_type)
     events = events_of(connection, name)
     total, revision, message = len(events), 1, ""
-    names = names_for(latest)
+    names, pan = names_for(latest), Pan()
+    shown, snapshot = 0, game_pb2.Game()
     while True:
-        snapshot = connection.stub.GetGameRevision(
-            game_service_pb2.GetGameRevisionRequest(
-                name=f"{name}/revisions/{revision}"
-            ),
-            metadata=connection.metadata,
-            timeout=UNARY_TIMEOUT,
-        ).snapshot
+        if shown != revision:  # a resize or a pan draws the same revision again
+            snapshot = _snapshot(connection, name, revision)
+            shown = revision
         status = Text.assemble(
             (f"revision {revision}/{total}", "bold"),
             f"  {what_happened(events[revision - 1], names)}",
         )
-        draw(
+        pan = draw(
             console,
             Group(render_game(snapshot, info), status),
             Text(HELP, style="dim"),
             problem(message),
+            pan=pan,
         )
         prompt(console, "replay> ")
-        got = wait(reader, None)
-        if not isinstance(got, Line) or got.text.lower() in QUIT_WORDS:
-            return 0  # Ctrl-D or q
+        got = wait(reader, None, resize=True)
+        if isinstance(got, EndOfInput):
+            return 0  # Ctrl-D
+        if not isinstance(got, Line):  # resized: drawn again at the new size
+            continue
+        if got.text.lower() in QUIT_WORDS:
+            return 0
+        moved = panned(got.text, pan)
+        if moved is not None:
+            pan, message = moved, ""
+            continue
         revision, message = step(got.text, revision, total)
+        if revision != shown:
+            pan = Pan()  # the board is centred on the new revision's action
+
+
+def _snapshot(connection: Connection, name: str, revision: int) -> game_pb2.Game:
+    """Returns the game as the caller may see it at a revision."""
+    return connection.stub.GetGameRevision(
+        game_service_pb2.GetGameRevisionRequest(name=f"{name}/revisions/{revision}"),
+        metadata=connection.metadata,
+        timeout=UNARY_TIMEOUT,
+    ).snapshot
