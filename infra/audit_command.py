@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from infra.settings import SettingsError, read_token_file
+from infra.settings import SettingsError, operator_token
 from infra.terminal.commands import server_option
 from services.signing import (
     MAX_KEY_FILE_BYTES,
@@ -160,10 +159,8 @@ def _audit_export(args: argparse.Namespace) -> int:
 
 def _operator_token(path: str | None) -> str:
     """Returns the operator token from ``path``, else from the environment."""
-    if path is not None:
-        return read_token_file(path)
-    token = os.environ.get("TABLETOP_OPERATOR_TOKEN", "").strip()
-    if not token:
+    token = operator_token(path)
+    if token is None:
         msg = (
             "audit export needs the server's operator token: --operator-token-file "
             "PATH (or TABLETOP_OPERATOR_TOKEN)"

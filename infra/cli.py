@@ -23,6 +23,7 @@ from infra.settings import (
     check_tracing,
     count,
     memory_size,
+    operator_token,
     origin,
     process_count,
     rate,
@@ -338,11 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     configure(args.log_level, args.log_format)
     try:
-        operator_token = (
-            read_token_file(args.operator_token_file)
-            if args.operator_token_file
-            else Settings.from_env().operator_token
-        )
+        token = operator_token(args.operator_token_file)
         env = Settings.from_env()
         signing_key_file = args.signing_key_file or env.signing_key_file
         session_key_file = args.session_key_file or env.session_key_file
@@ -368,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_timed_games=args.max_timed_games,
             table_wait_seconds=args.table_wait_seconds,
             keep_memory=args.keep_memory,
-            operator_token=operator_token,
+            operator_token=token,
             signing_key_file=signing_key_file,
             session_key_file=session_key_file,
             oidc_providers_file=args.oidc_providers or env.oidc_providers_file,

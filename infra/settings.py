@@ -267,6 +267,31 @@ def read_token_file(path: str, what: str = "operator token") -> str:
     return token
 
 
+def operator_token(path: str | None) -> str | None:
+    """Returns the operator token kept in the file at ``path``, else the one in
+    ``TABLETOP_OPERATOR_TOKEN``; None when neither gives one.
+
+    A token no call can carry (a header value is one line of printable ASCII)
+    is refused in one line that does not show it: a server given one would
+    refuse every audit call, and a client would fail to send it.
+    """
+    if path:
+        return _sendable(read_token_file(path), f"file {path!r}")
+    token = os.environ.get("TABLETOP_OPERATOR_TOKEN", "").strip()
+    return _sendable(token, "in TABLETOP_OPERATOR_TOKEN") if token else None
+
+
+def _sendable(token: str, where: str) -> str:
+    if token.isascii() and token.isprintable():
+        return token
+    msg = (
+        f"the operator token {where} holds a line break, a control character "
+        "or a character outside ASCII, which no call can carry: keep it one "
+        "line of printable ASCII"
+    )
+    raise SettingsError(msg)
+
+
 def _secret_file(path: str) -> str | None:
     return read_token_file(path, "notification secret") if path else None
 
