@@ -66,11 +66,13 @@ def test_its_moves_events_and_typed_lines_are_not_read() -> None:
     assert hint(_chess()) == ""
 
 
-def test_a_known_games_bookkeeping_event_is_named_by_its_kind_in_the_replay() -> None:
+def test_a_known_games_bookkeeping_event_is_told_in_words_in_the_replay() -> None:
     event = event_pb2.GameEvent(actor="games/g1/players/0")
-    event.qwirkle.tiles_drawn.CopyFrom(qwirkle_pb2.QwirkleTilesDrawn())
+    event.qwirkle.tiles_drawn.CopyFrom(
+        qwirkle_pb2.QwirkleTilesDrawn(player="games/g1/players/0", count=3)
+    )
     names = {"games/g1/players/0": "Ana"}
-    assert what_happened(event, names) == "qwirkle: tiles drawn by Ana"
+    assert what_happened(event, names) == "Ana drew 3 tile(s)"
 
 
 def test_the_lobby_lists_it_and_says_it_cannot_be_drawn() -> None:
