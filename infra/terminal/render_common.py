@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeAlias
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
@@ -25,6 +26,8 @@ CLOSED_REASONS = {
     game_pb2.CLOSED_REASON_EMPTY: "its last player left",
 }
 _LUMINANCE_THRESHOLD = 140
+WIDTH = 80  # the narrowest terminal a game's table is drawn for
+NAME_CELLS = 20  # a longer display name is cut to this many cells
 # What ListGameTypes says of the game, when the server listed it.
 Info: TypeAlias = game_type_pb2.GameTypeInfo | None
 
@@ -111,6 +114,28 @@ class Renderer:
     hint: Callable[[game_pb2.Game], str] = no_hint
     # Where the action is on the game's Board: the screen keeps it in view.
     focus: Callable[[game_pb2.Game], Focus | None] = no_focus
+
+
+def short(name: str, cells: int = NAME_CELLS) -> str:
+    """Returns a display name cut to ``cells`` cells, ending in an ellipsis."""
+    return name if cell_len(name) <= cells else f"{set_cell_size(name, cells - 1)}…"
+
+
+def packed(first: Text, pieces: Iterable[Text], sep: str = " ") -> Text:
+    """Returns ``first`` then the pieces, ``sep`` apart, on as many lines of WIDTH
+    cells as they need, each further line indented under the first piece."""
+    out, indent = first.copy(), first.cell_len
+    column, started, mark = indent, False, sep.rstrip()  # mark ends a broken line
+    for piece in pieces:
+        if started and column + len(sep) + piece.cell_len + len(mark) > WIDTH:
+            out.append(f"{mark}\n{' ' * indent}")
+            column, started = indent, False
+        if started:
+            out.append(sep)
+            column += len(sep)
+        out.append_text(piece)
+        column, started = column + piece.cell_len, True
+    return out
 
 
 def seat_of(player: str) -> int:

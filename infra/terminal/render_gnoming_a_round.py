@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rich.cells import cell_len, set_cell_size
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -16,7 +15,7 @@ from tabletop.v1 import (
     move_pb2,
 )
 
-from infra.terminal.render_common import Renderer, header, seat_of
+from infra.terminal.render_common import WIDTH, Renderer, header, packed, seat_of, short
 
 pb = gnoming_a_round_pb2
 KIND_STYLES = {
@@ -41,32 +40,8 @@ LEGEND = (
     "HAZ hazard (+10 in a layout), MUL mulligan (wild in a line, 0); three alike\n"
     "in a row or column score minus their value; the lowest total wins"
 )
-WIDTH = 80  # the narrowest terminal the table is drawn for
 GAP = 3  # cells between two layouts
-NAME_CELLS = 20  # a longer display name is cut to this many cells
 TITLE_CELLS = 10  # over a layout, to this many (three layouts to a row)
-
-
-def short(name: str, cells: int = NAME_CELLS) -> str:
-    """Returns a display name cut to ``cells`` cells, ending in an ellipsis."""
-    return name if cell_len(name) <= cells else f"{set_cell_size(name, cells - 1)}…"
-
-
-def packed(first: Text, pieces: Iterable[Text], sep: str = " ") -> Text:
-    """Returns ``first`` then the pieces, ``sep`` apart, on as many lines of WIDTH
-    cells as they need, each further line indented under the first piece."""
-    out, indent = first.copy(), first.cell_len
-    column, started, mark = indent, False, sep.rstrip()  # mark ends a broken line
-    for piece in pieces:
-        if started and column + len(sep) + piece.cell_len + len(mark) > WIDTH:
-            out.append(f"{mark}\n{' ' * indent}")
-            column, started = indent, False
-        if started:
-            out.append(sep)
-            column += len(sep)
-        out.append_text(piece)
-        column, started = column + piece.cell_len, True
-    return out
 
 
 def card_text(card: gnoming_a_round_pb2.GnomingARoundCard) -> Text:

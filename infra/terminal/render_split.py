@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rich.cells import cell_len, set_cell_size
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, split_pb2
 
-from infra.terminal.render_common import Renderer, header, seat_of
+from infra.terminal.render_common import Renderer, header, packed, seat_of, short
 
 SUIT_STYLES = {
     "H": "bold #E53935",
@@ -37,30 +36,6 @@ LEGEND = (
     "a match pairs a left and a right half of one rank; (n): the halves in its stack\n"
     "negatives: negative boxes marked, each 2 points off the total"
 )
-WIDTH = 80  # the narrowest terminal the table is drawn for
-NAME_CELLS = 20  # a longer display name is cut to this many cells
-
-
-def short(name: str, cells: int = NAME_CELLS) -> str:
-    """Returns a display name cut to ``cells`` cells, ending in an ellipsis."""
-    return name if cell_len(name) <= cells else f"{set_cell_size(name, cells - 1)}…"
-
-
-def packed(first: Text, pieces: Iterable[Text], sep: str = " ") -> Text:
-    """Returns ``first`` then the pieces, ``sep`` apart, on as many lines of WIDTH
-    cells as they need, each further line indented under the first piece."""
-    out, indent = first.copy(), first.cell_len
-    column, started, mark = indent, False, sep.rstrip()  # mark ends a broken line
-    for piece in pieces:
-        if started and column + len(sep) + piece.cell_len + len(mark) > WIDTH:
-            out.append(f"{mark}\n{' ' * indent}")
-            column, started = indent, False
-        if started:
-            out.append(sep)
-            column += len(sep)
-        out.append_text(piece)
-        column, started = column + piece.cell_len, True
-    return out
 
 
 def card_text(card: split_pb2.SplitCard) -> Text:
