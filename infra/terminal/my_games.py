@@ -8,6 +8,7 @@ group most recently active first. Every page is read.
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2
 
 from infra.terminal.connection import UNARY_TIMEOUT, Connection
@@ -48,7 +49,8 @@ def my_games_table(games: list[game_service_pb2.MyGame], catalogue: Catalogue) -
     for column in ("game", "type", "state", "you", "turn", "players"):
         table.add_column(column)
     for game in games:
-        table.add_row(
+        add_plain_row(
+            table,
             game.game.removeprefix("games/"),
             catalogue.display_name(game.game_type),
             STATES.get(game.state, "?"),
@@ -57,6 +59,13 @@ def my_games_table(games: list[game_service_pb2.MyGame], catalogue: Catalogue) -
             players_line(game),
         )
     return table
+
+
+def add_plain_row(table: Table, *cells: str) -> None:
+    """Adds a row shown as it is written: a display name is any printable text,
+    and one that reads as console markup (``[/x]``) must neither break the
+    table nor style it."""
+    table.add_row(*(Text(cell) for cell in cells))
 
 
 def _turn(game: game_service_pb2.MyGame) -> str:

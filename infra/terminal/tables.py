@@ -26,7 +26,7 @@ from infra.terminal.account import sign_in
 from infra.terminal.connection import UNARY_TIMEOUT, Connection, catalogue, with_token
 from infra.terminal.credentials import with_session
 from infra.terminal.games import Catalogue, info_name, spelled
-from infra.terminal.my_games import STATES, my_games, my_games_table
+from infra.terminal.my_games import STATES, add_plain_row, my_games, my_games_table
 from infra.terminal.render import renderer_for
 from infra.terminal.seats import Seat, load_seat, state_dir
 
@@ -120,7 +120,8 @@ def game_types_table(games: Catalogue) -> Table:
         table.add_column(column)
     for info in games.game_types:
         drawn = renderer_for(info.game_type) is not None
-        table.add_row(
+        add_plain_row(
+            table,
             spelled(info_name(info)),
             games.display_name(info.game_type),
             f"{info.min_players}-{info.max_players}",
@@ -137,7 +138,8 @@ def _own_table(own: list[Kept], games: Catalogue) -> Table:
         you = game.caller.rsplit("/", 1)[-1] if game.caller else "?"
         private = game.visibility == game_pb2.VISIBILITY_PRIVATE
         code = (seat.invite_code or "(ask the host)") if private else "public"
-        table.add_row(
+        add_plain_row(
+            table,
             game.name.removeprefix("games/"),
             games.display_name(game.game_type),
             STATES.get(game.state, "?"),
@@ -167,7 +169,8 @@ def _open_table(open_games: list[game_pb2.Game], games: Catalogue) -> Table:
             if game.HasField("expire_time")
             else ""
         )
-        table.add_row(
+        add_plain_row(
+            table,
             game.name.removeprefix("games/"),
             games.display_name(game.game_type),
             f"{len(game.players)}/{game.max_players}",
