@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 from tabletop.v1 import game_pb2
@@ -51,7 +51,7 @@ class BotSeat:
 
     stub: GameServiceStub
     game: str
-    token: str
+    token: str = field(repr=False)  # a credential: in no log or traceback
     player: str = ""
 
     @property

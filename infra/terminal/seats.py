@@ -16,7 +16,7 @@ import json
 import os
 import re
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ class KeptBot:
     """A bot's seat at the table: its player resource name and seat token."""
 
     player: str
-    seat_token: str
+    seat_token: str = field(repr=False)  # a credential: in no log or traceback
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +51,11 @@ class Seat:
 
     game: str
     player: str
-    seat_token: str  # empty: the seat is the signed-in player's, played with a session
+    # Empty: the seat is the signed-in player's, played with a session. Like
+    # the invite code, a credential: in no log or traceback.
+    seat_token: str = field(repr=False)
     server: str
-    invite_code: str = ""
+    invite_code: str = field(default="", repr=False)
     receipt_revision: int = 0
     receipt_digest: str = ""
     name: str = ""

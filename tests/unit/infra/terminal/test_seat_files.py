@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
+from typing import cast
 
 import pytest
+from tabletop.v1.game_service_pb2_grpc import GameServiceStub
 
+from infra.bot_client import BotSeat
 from infra.terminal.kept_seats import same_name
 from infra.terminal.seats import (
     KeptBot,
@@ -123,3 +126,14 @@ def test_a_crafted_bot_is_left_out(state: Path) -> None:
     kept = load_kept(path)
     assert kept is not None
     assert kept.bots == (KeptBot(f"{GAME}/players/1", "b1"),)
+
+
+def test_a_seat_and_its_bots_never_show_their_secrets_in_a_repr() -> None:
+    bot = KeptBot(f"{GAME}/players/1", "bot-secret")
+    seat = Seat(
+        GAME, f"{GAME}/players/0", "seat-secret", "h:1", "code-secret", bots=(bot,)
+    )
+    playing = BotSeat(cast("GameServiceStub", None), GAME, "bot-secret", bot.player)
+    for shown in (repr(seat), repr(bot), repr(playing)):
+        assert "secret" not in shown, shown
+    assert f"{GAME}/players/1" in repr(bot)
