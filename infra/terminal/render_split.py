@@ -68,7 +68,7 @@ def _matches(game: game_pb2.Game, public: split_pb2.SplitPublicState) -> Table:
     for match in public.matches:
         table.add_row(
             str(match.id),
-            names.get(match.owner, "?"),
+            Text(names.get(match.owner, "?")),  # as written, never read as markup
             match.rank,
             _top(match.left_stack),
             _top(match.right_stack),

@@ -1,6 +1,6 @@
-"""``tabletop games`` shows other players' names as they are: a display name is
+"""The terminal client shows other players' names as they are: a display name is
 any printable text, so one that looks like console markup (``[/x]``, ``[link=...]``)
-neither breaks the listing nor styles it."""
+neither breaks ``tabletop games`` or a table's screen nor styles them."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ import io
 import pytest
 from rich.console import Console
 from rich.table import Table
-from tabletop.v1 import game_pb2, game_service_pb2
+from tabletop.v1 import game_pb2, game_service_pb2, split_pb2
 
 from infra.terminal.games import Catalogue
 from infra.terminal.my_games import my_games_table
+from infra.terminal.render_common import short
+from infra.terminal.render_split import _matches
 from infra.terminal.seats import Seat
 from infra.terminal.tables import _open_table, _own_table
 
@@ -78,3 +80,12 @@ def test_the_name_a_seat_is_kept_under_is_shown_as_named(name: str) -> None:
     )
     seat = Seat(GAME, f"{GAME}/players/1", "t", "h:1", name=name)
     assert name in _shown(_own_table([(game, seat)], Catalogue()))
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_split_matchs_owner_is_shown_as_named(name: str) -> None:
+    game = game_pb2.Game(name=GAME, players=_players(name))
+    public = split_pb2.SplitPublicState(
+        matches=[split_pb2.SplitMatch(id=1, owner=f"{GAME}/players/0", rank="7")]
+    )
+    assert short(name) in _shown(_matches(game, public))
