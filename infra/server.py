@@ -283,18 +283,18 @@ async def serve(
     # Before the application opens a SQLite file: no second server on it. And
     # before anything is logged, so that the refusal is the one line printed.
     store_lock = lock_store(settings.database)
-    files, most = raise_open_file_limit()
-    log.info("open-file limit %d (hard limit %d)", files, most)
-    key = signing_key(settings)
-    announce_key(key)
-    accounts_key = session_key(settings)
-    announce_session_key(accounts_key)
-    app = create_app(settings)
-    feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
     with contextlib.ExitStack() as started:  # undone if the start fails
         if store_lock is not None:
             started.callback(store_lock.release)
+        files, most = raise_open_file_limit()
+        log.info("open-file limit %d (hard limit %d)", files, most)
+        key = signing_key(settings)
+        announce_key(key)
+        accounts_key = session_key(settings)
+        announce_session_key(accounts_key)
+        app = create_app(settings)
         started.callback(app.close)
+        feed = Feed(app, heartbeat_seconds=settings.heartbeat_seconds)
         telemetry = _start_telemetry(settings, app)
         started.callback(telemetry.stop)
         running = await create_server(
