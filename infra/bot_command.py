@@ -102,11 +102,12 @@ def _seat(
 
     from infra.bot_client import CALL_SECONDS, BotSeat, join_as_bot  # noqa: PLC0415
     from infra.terminal.connection import ClientError  # noqa: PLC0415
+    from infra.terminal.kept_seats import kept_at  # noqa: PLC0415
     from infra.terminal.render_common import seat_of  # noqa: PLC0415
-    from infra.terminal.seats import load_kept, seat_path  # noqa: PLC0415
+    from infra.terminal.seats import seat_path  # noqa: PLC0415
 
-    kept = load_kept(seat_path(name, args.seat_token_file))
-    if kept is not None and kept.game == name:
+    kept = kept_at(seat_path(name, args.seat_token_file), name, args.server)
+    if kept is not None:
         index = int(kept.player.rsplit("/", 1)[1])
         if kept.seat_token and args.seat in (None, index):
             return BotSeat(stub, name, kept.seat_token), index

@@ -13,15 +13,39 @@ from pathlib import Path
 import grpc
 from tabletop.v1 import game_pb2, game_service_pb2
 
-from infra.terminal.connection import UNARY_TIMEOUT, Connection, with_token
+from infra.terminal.connection import (
+    UNARY_TIMEOUT,
+    ClientError,
+    Connection,
+    with_token,
+)
 from infra.terminal.render_common import names_of
 from infra.terminal.seats import Seat, load_kept
 
 
-def kept_at(path: Path, name: str) -> Seat | None:
-    """Returns the seat kept at ``path`` if it is one at game ``name``."""
+def kept_at(path: Path, name: str, server: str) -> Seat | None:
+    """Returns the seat kept at ``path`` if it is one at game ``name``.
+
+    Refuses one kept for another server than ``server``: its tokens go to the
+    server they were kept for only. Anybody may name a game a player sits at
+    and ask them to join it elsewhere, and that server would be given the
+    tokens to play the seat with where it is.
+    """
     kept = load_kept(path)
-    return kept if kept is not None and kept.game == name else None
+    if kept is None or kept.game != name:
+        return None
+    check_server(kept, path, server)
+    return kept
+
+
+def check_server(kept: Seat, path: Path, server: str) -> None:
+    """Refuses to use a seat kept at ``path`` with another server than its own."""
+    if kept.server != server:
+        raise ClientError(
+            f"your seat at {kept.game} is kept for {kept.server} ({path}), and its "
+            f"tokens go to that server only, not to {server}: play it with "
+            f"--server {kept.server}"
+        )
 
 
 def same_name(wanted: str | None, name: str, *, resume: bool = False) -> bool:

@@ -97,7 +97,7 @@ def take_seat(connection: Connection, request: SeatRequest, console: Console) ->
         return _open(connection, request, console)
     name = game_name(request.join)
     path = seat_path(name, request.seat_token_file)
-    kept = kept_at(path, name)
+    kept = kept_at(path, name, request.server)
     if kept is not None and not same_player(
         connection, kept, request.name, resume=request.resume
     ):
@@ -153,7 +153,7 @@ def _own_seat_file(
             "yours in another --seat-token-file"
         )
     own = named_seat_path(other.game, request.name or "")
-    return own, kept_at(own, other.game)
+    return own, kept_at(own, other.game, request.server)
 
 
 def _join_another(
