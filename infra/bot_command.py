@@ -24,10 +24,11 @@ def add_command(
     parser = subparsers.add_parser(
         "bot",
         help="seat a bot at a game and let it play",
-        description="Take the next free seat of a game that has not started (or, "
-        "with --seat-token-file or a seat kept by `tabletop play`, an existing "
-        "seat: the player's, or with --seat N one of the bots `tabletop play "
-        "--bots` seated) and play it with the game's bot until the game ends.",
+        description="Take the next free seat of a game that has not started (or "
+        "an existing seat: the one kept in --seat-token-file, or with --seat N "
+        "one kept by `tabletop play` on this machine, the player's own or one of "
+        "the bots `tabletop play --bots` seated) and play it with the game's bot "
+        "until the game ends.",
     )
     parser.add_argument("game", metavar="GAME_ID", help="games/<id> or <id>")
     server_option(parser)
@@ -109,7 +110,11 @@ def _seat(
     kept = kept_at(seat_path(name, args.seat_token_file), name, args.server)
     if kept is not None:
         index = int(kept.player.rsplit("/", 1)[1])
-        if kept.seat_token and args.seat in (None, index):
+        # The player's own kept seat is played only when asked for: by its
+        # number, or by naming its file; a bare `tabletop bot GAME_ID` on the
+        # player's machine adds a bot instead of taking the player's seat.
+        asked = args.seat == index or (args.seat is None and args.seat_token_file)
+        if kept.seat_token and asked:
             return BotSeat(stub, name, kept.seat_token), index
         for bot in kept.bots:
             seat = _kept_bot(stub, name, bot.seat_token)
@@ -131,6 +136,9 @@ def _seat(
             f"cannot take {wanted} of {name}: it has started or the seat is taken, "
             "and no token for it is kept here (--seat-token-file)"
         )
+        if kept is not None and kept.seat_token and args.seat is None:
+            mine = seat_of(kept.player)
+            msg += f"; your seat {mine} is kept here: --seat {mine} hands it to the bot"
         raise ClientError(msg)
     return join_as_bot(stub, name, args.name, args.code)
 

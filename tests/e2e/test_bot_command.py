@@ -103,3 +103,40 @@ def test_a_bot_seat_kept_by_play_is_taken_over_with_its_seat_number(
     finally:
         process.terminate()
         process.communicate(timeout=30)
+
+
+def test_a_bot_on_the_players_machine_adds_a_seat_instead_of_taking_theirs(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = create_qwirkle(server.stub)
+    name = created.game.name
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    ana = Seat(name, created.player, created.seat_token, server.address)
+    save_seat(ana, seat_path(name))  # as `tabletop play` keeps the host's seat
+    process = bot(server, name, state=tmp_path)
+    assert process.stdout is not None
+    try:
+        line = process.stdout.readline().strip()
+        assert line == f"tabletop: Bot plays seat 1 of {name}"
+        assert [p.display_name for p in get(server.stub, name).players][1] == "Bot"
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_a_started_game_names_the_players_kept_seat_to_hand_over(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = create_qwirkle(server.stub)
+    name = created.game.name
+    join_as_bot(server.stub, name, "Bot 1")
+    server.stub.StartGame(
+        api.StartGameRequest(name=name), metadata=auth(created.seat_token), timeout=10
+    )
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    ana = Seat(name, created.player, created.seat_token, server.address)
+    save_seat(ana, seat_path(name))
+    _, err = bot(server, name, state=tmp_path).communicate(timeout=30)
+    assert "cannot take a seat" in err
+    assert "your seat 0 is kept here: --seat 0 hands it to the bot" in err
+    assert "Traceback" not in err
