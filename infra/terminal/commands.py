@@ -79,7 +79,7 @@ def add_commands(
         default=0,
         metavar="N",
         help="seats at a new table; it starts when N players sit "
-        "(default: the game's fewest)",
+        "(default: the game's most seats, started at its fewest players)",
     )
     play_parser.add_argument(
         "--bots",
