@@ -14,7 +14,7 @@ from tabletop.v1 import game_pb2, move_pb2
 
 from infra.terminal.render import describe_move, hint, typed_move
 from infra.terminal.resign import HELP as RESIGN_HELP
-from infra.terminal.screen import PAN_HELP
+from infra.terminal.screen import Keys
 from infra.terminal.undo import HELP as UNDO_HELP
 
 PAGE_SIZE = 12
@@ -102,8 +102,8 @@ def render_menu(
     status = f"{len(menu.moves)} legal moves"
     if menu.query:
         status += f", {len(shown)} matching '{menu.query}'"
-    status += f"; page {page + 1}/{pages(menu)}   {PAN_HELP}   q: quit"
-    lines.append(Text(status, style="dim"))
+    status += f"; page {page + 1}/{pages(menu)}"
+    lines.append(Keys(status, "q: quit"))
     paging = "p: previous page" if answering else "n/p: next/previous page"
     help_line = f"number: play it   /words: filter (/ clears)   {paging}"
     lines.append(Text(help_line, style="dim"))

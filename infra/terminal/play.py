@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 import grpc
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import game_pb2, game_service_pb2, move_pb2
 
@@ -47,7 +47,7 @@ from infra.terminal.resign import (
 )
 from infra.terminal.resign import HELP as RESIGN_HELP
 from infra.terminal.screen import (
-    PAN_HELP,
+    Keys,
     draw,
     final_scores,
     log_text,
@@ -290,9 +290,8 @@ def _below(session: Session, *, final: bool) -> RenderableType:
     answering = awaits_answer(session.game, me)
     if session.menu is not None:
         return menu_lines(session.menu, session.game, answering=answering)
-    below = Text(f"waiting for {waiting_for(session.game)}...", style="italic")
-    below.append(f"\n{UNDO_HELP}   {RESIGN_HELP}   {PAN_HELP}   q: quit", style="dim")
-    return below
+    waiting = Text(f"waiting for {waiting_for(session.game)}...", style="italic")
+    return Group(waiting, Keys(f"{UNDO_HELP}   {RESIGN_HELP}", "q: quit"))
 
 
 def _say_left(session: Session) -> None:

@@ -21,9 +21,10 @@ from infra.terminal.games import NAMES
 from infra.terminal.lines import EndOfInput, Line, LineReader, wait
 from infra.terminal.menu import QUIT_WORDS
 from infra.terminal.render import describe_event, names_for, render_game
-from infra.terminal.screen import PAN_HELP, Pan, draw, panned, problem, prompt
+from infra.terminal.screen import PAN_HELP, Keys, Pan, draw, panned, problem, prompt
 
-HELP = f"n or Enter next   p previous   g N go to revision N   {PAN_HELP}   q quit"
+STEPS = "n or Enter next   p previous   g N go to revision N"
+HELP = f"{STEPS}   {PAN_HELP}   q quit"
 _GAMES = frozenset(NAMES.values())  # the GameEvent members that hold a game's event
 
 
@@ -129,7 +130,7 @@ def replay(server: str, game_id: str, console: Console, reader: LineReader) -> i
         pan = draw(
             console,
             Group(render_game(snapshot, info), status),
-            Text(HELP, style="dim"),
+            Keys(STEPS, "q quit"),
             problem(message),
             pan=pan,
         )

@@ -1,14 +1,18 @@
 """Drawing a whole screen fitted to the terminal: table, log, message, prompt.
 
-Every part but the first is drawn whole, wrapped to the terminal's width; the
-log takes the rows left over (at least a few), newest lines last; the first
-part, the table, gets the rest. A ``Board`` in the table (a grid) is never
-wrapped: a narrower or shorter terminal shows a window of it around the
-renderer's focus, which the person pans with ``<``, ``>``, ``^`` and ``v``
-(``.`` centres it again). A table without a board that does not fit scrolls
-with ``^`` and ``v``. The frame, the prompt's line included, never has more
-rows or columns than the terminal, whose size is read at every redraw.
-"""
+Every part is drawn wrapped to the terminal's width but a ``Board`` (a grid),
+which is never wrapped: a narrower or shorter terminal shows a window of it
+around the renderer's focus, which the person pans with ``<``, ``>``, ``^``
+and ``v`` (``.`` centres it again). Rows go first to the table's header, then
+to the rest of the table but its boards (scores, racks, legends), then to the
+parts under it (the moves, a message), then to the boards, shrunk down to
+their labels and a row before anything else is cut; the log takes only the
+rows left over. A table still too tall takes rows from the parts under it for
+at most half the screen, then is cropped around its board, or scrolls with
+``^`` and ``v`` without one; its header stays. ``Keys`` name the pan keys
+only when there is something to pan. The frame, the prompt's line included,
+never has more rows or columns than the terminal, whose size is read at every
+redraw."""
 
 from __future__ import annotations
 
@@ -24,11 +28,9 @@ from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2
 
 from infra.terminal.render import describe_event, names_for
-from infra.terminal.render_common import Board, Focus, Focused
+from infra.terminal.render_common import Board, Focus, Focused, Header
 
 LOG_KEPT = 200  # lines of the log kept; the screen shows the newest that fit
-MIN_LOG_LINES = 3
-MIN_BOARD_LINES = 6  # the board's labels and a few of its rows
 PROMPT_LINES = 1
 UNFITTED = 100_000  # the rows of output that goes to no terminal
 STEPS = {"<": (0, -1), ">": (0, 1), "^": (-1, 0), "v": (1, 0)}
@@ -55,6 +57,25 @@ class Log:
         self, console: Console, options: ConsoleOptions
     ) -> RenderResult:
         yield Text("\n".join(self.lines), style="dim italic")
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """A dim line of help that names the pan keys between ``before`` and
+    ``after`` only when the frame drawn has something to pan."""
+
+    before: str
+    after: str = ""
+
+    def text(self, *, pans: bool) -> Text:
+        """Returns the line, the pan keys in it or not."""
+        named = (self.before, PAN_HELP if pans else "", self.after)
+        return Text("   ".join(item for item in named if item), style="dim")
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> RenderResult:
+        yield self.text(pans=True)
 
 
 def make_console() -> Console:
@@ -164,6 +185,16 @@ class _Window:
 
 
 @dataclass
+class _Title:
+    """A line of the table's header: kept in view whatever else is cut."""
+
+    line: Line
+
+
+Piece = Line | Log | _Window | _Title
+
+
+@dataclass
 class Frame:
     """Fits parts to ``rows`` lines of ``width`` columns (see the module's doc)."""
 
@@ -172,32 +203,56 @@ class Frame:
     rows: int
     pan: Pan
     used: Pan = field(default_factory=Pan)
+    pans: bool = True  # the frame has something to pan: ``Keys`` name the keys
 
     def compose(self, parts: Sequence[RenderableType]) -> list[Line]:
-        """Returns the frame's lines, at most ``rows`` of them."""
+        """Returns the frame's lines, at most ``rows`` of them: the table, then
+        the log and the parts under it, those cut from the top if need be."""
         if not parts:
             return []
         table, rest = (parts[0], parts[1:])
         if isinstance(table, Log):
             table, rest = Group(), parts
-        pieces = [self._below(part) for part in rest]
-        fixed = sum(1 for piece in pieces for p in piece if isinstance(p, list))
-        logs = [p for piece in pieces for p in piece if isinstance(p, Log)]
+        pieces = self._pieces(table)
+        below = [self._below(part) for part in rest]
+        # The table cuts into the parts under it for at most half the screen:
+        # beyond that, it scrolls.
+        least = min(self._least(pieces), self.rows // 2)
+        table_lines = self._table(pieces, max(least, self._room(below)))
+        if not self.pans:  # the help lines under the table leave out the pan keys
+            below = [self._below(part) for part in rest]
+        room = self.rows - len(table_lines)
+        logs = [p for piece in below for p in piece if isinstance(p, Log)]
         wanted = len(logs[0].lines) if logs else 0
-        room = self.rows - fixed - min(wanted, MIN_LOG_LINES)
-        table_lines = self._table(self._pieces(table), max(0, room))
-        log_rows = max(0, min(wanted, self.rows - fixed - len(table_lines)))
-        lines = list(table_lines)
-        for piece in pieces:
+        log_rows = max(0, min(wanted, self._room(below) - len(table_lines)))
+        under: list[Line] = []
+        for piece in below:
             for item in piece:
                 if isinstance(item, Log):
-                    lines.extend(self._log(item, log_rows))
+                    under.extend(self._log(item, log_rows))
                     log_rows = 0  # a second log gets no room
                 else:
-                    lines.append(item)
-        return lines[-self.rows :]
+                    under.append(item)
+        return table_lines + under[max(0, len(under) - room) :]
 
-    def _pieces(self, part: RenderableType) -> list[Line | Log | _Window]:
+    def _room(self, below: list[list[Line | Log]]) -> int:
+        """Returns the rows the parts under the table leave it."""
+        return self.rows - sum(
+            1 for piece in below for p in piece if isinstance(p, list)
+        )
+
+    def _least(self, pieces: list[Piece]) -> int:
+        """Returns the rows the table keeps before the parts under it are cut:
+        all but its boards' rows, of which it keeps their labels and one row."""
+        least = 0
+        for piece in pieces:
+            if isinstance(piece, _Window):
+                least += min(len(piece.lines), piece.board.label_lines + 1)
+            elif not isinstance(piece, Log):
+                least += 1
+        return min(least, self.rows)
+
+    def _pieces(self, part: RenderableType) -> list[Piece]:
         """Returns a part as lines, its log and its boards, in drawing order."""
         return list(self._flatten(part, None))
 
@@ -208,13 +263,13 @@ class Frame:
         for piece in self._flatten(part, None):
             if isinstance(piece, _Window):
                 out.extend(self._window(piece, len(piece.lines), first=False))
+            elif isinstance(piece, _Title):
+                out.append(piece.line)
             else:
                 out.append(piece)
         return out
 
-    def _flatten(
-        self, part: RenderableType, focus: Focus | None
-    ) -> Iterator[Line | Log | _Window]:
+    def _flatten(self, part: RenderableType, focus: Focus | None) -> Iterator[Piece]:
         if isinstance(part, Focused):
             yield from self._flatten(part.table, part.focus)
         elif isinstance(part, Group):
@@ -224,9 +279,17 @@ class Frame:
             yield part
         elif isinstance(part, Board):
             yield self._board(part, focus)
+        elif isinstance(part, Header):
+            yield from (_Title(line) for line in self._lines(part))
+        elif isinstance(part, Keys):
+            yield from self._lines(part.text(pans=self.pans))
         else:
-            options = self.console.options.update_width(self.width)
-            yield from self.console.render_lines(part, options, pad=False)
+            yield from self._lines(part)
+
+    def _lines(self, part: RenderableType) -> list[Line]:
+        """Returns a part's lines, wrapped to the frame's width."""
+        options = self.console.options.update_width(self.width)
+        return self.console.render_lines(part, options, pad=False)
 
     def _board(self, board: Board, focus: Focus | None) -> _Window:
         """Renders a board at its own width, unwrapped."""
@@ -238,35 +301,52 @@ class Frame:
 
     def _log(self, log: Log, rows: int) -> list[Line]:
         """Returns the newest ``rows`` lines of the log, one screen line each."""
-        options = self.console.options.update_width(self.width)
         out: list[Line] = []
         for line in log.lines[max(0, len(log.lines) - rows) :] if rows else ():
             text = Text(line, style="dim italic", no_wrap=True, overflow="ellipsis")
-            out.extend(self.console.render_lines(text, options, pad=False)[:1])
+            out.extend(self._lines(text)[:1])
         return out
 
-    def _table(self, pieces: list[Line | Log | _Window], rows: int) -> list[Line]:
-        """Returns the table fitted to ``rows`` lines: its boards windowed,
-        then, if still too tall, the table cropped around its first board."""
+    def _table(self, pieces: list[Piece], rows: int) -> list[Line]:
+        """Returns the table fitted to ``rows`` lines: its boards windowed down
+        to their labels and a row, then, if still too tall, the table cropped
+        around its first board (or scrolled, without one), its header kept."""
         windows = [p for p in pieces if isinstance(p, _Window)]
-        other = sum(1 for p in pieces if isinstance(p, list))
+        other = sum(1 for p in pieces if isinstance(p, list | _Title))
         board_rows = sum(len(w.lines) for w in windows)
         spare = rows - other
         lines: list[Line] = []
-        anchor = -1  # the middle line of the first board, once drawn
+        title, anchor = 0, -1  # the header's lines; the first board's middle
+        self.pans = False
         for piece in pieces:
             if isinstance(piece, _Window):
                 share = len(piece.lines)
                 if other + board_rows > rows:
-                    share = min(share, max(MIN_BOARD_LINES, spare // len(windows)))
+                    least = min(share, piece.board.label_lines + 1)
+                    share = min(share, max(least, spare // len(windows)))
+                self.pans = self.pans or share < len(piece.lines)
+                self.pans = self.pans or piece.width > self.width
                 first = anchor < 0
                 if first:
                     anchor = len(lines) + share // 2
                 lines.extend(self._window(piece, share, first=first))
+            elif isinstance(piece, _Title):
+                if len(lines) == title:  # a header line before any other line
+                    title += 1
+                lines.append(piece.line)
             elif isinstance(piece, list):
                 lines.append(piece)
         if len(lines) <= rows:
             return lines
+        body = self._crop(lines[title:], rows - title, anchor - title)
+        return lines[: min(title, rows)] + body
+
+    def _crop(self, lines: list[Line], rows: int, anchor: int) -> list[Line]:
+        """Returns ``rows`` of the table's lines under its header: around the
+        board's middle (``anchor``), or where the pan scrolled them to."""
+        self.pans = True
+        if rows <= 0:
+            return []
         if anchor >= 0:  # keep the board in the middle
             start = _clamp(anchor - rows // 2, 0, len(lines) - rows)
         else:  # no board: the pan scrolls the table

@@ -23,7 +23,7 @@ from infra.terminal.menu import QUIT_WORDS
 from infra.terminal.render import render_game
 from infra.terminal.render_common import closed_text
 from infra.terminal.screen import (
-    PAN_HELP,
+    Keys,
     Pan,
     draw,
     final_scores,
@@ -34,7 +34,7 @@ from infra.terminal.screen import (
 )
 
 ENDED = {game_pb2.GAME_STATE_FINISHED, game_pb2.GAME_STATE_CLOSED}
-FOOTER = f"spectating; q quits   {PAN_HELP}"
+FOOTER = Keys("spectating; q quits")
 
 
 def spectate(server: str, game_id: str, console: Console, reader: LineReader) -> int:
@@ -48,7 +48,7 @@ def spectate(server: str, game_id: str, console: Console, reader: LineReader) ->
     pan, lost = Pan(), False
     try:
         while game.state not in ENDED:
-            footer = Text(FOOTER, style="dim")
+            footer = FOOTER
             notice = Text(LOST, style="bold yellow") if lost else None
             table = render_game(game, info)
             pan = draw(console, table, log_text(log), footer, notice, pan=pan)

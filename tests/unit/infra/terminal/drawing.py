@@ -7,6 +7,8 @@ import io
 from rich.console import Console, RenderableType
 from tabletop.v1 import game_pb2
 
+from infra.terminal.screen import draw
+
 WIDTH = 120
 
 
@@ -21,6 +23,17 @@ def screen(renderable: RenderableType, width: int = WIDTH) -> tuple[str, str]:
     )
     console.print(renderable)
     return console.export_text(clear=False), console.export_text(styles=True)
+
+
+def fitted(width: int, height: int, *parts: RenderableType) -> list[str]:
+    """Returns the lines of a screen drawn, fitted, on a terminal of that size."""
+    out = io.StringIO()
+    console = Console(
+        file=out, width=width, height=height, force_terminal=True, color_system=None
+    )
+    draw(console, *parts)
+    text = out.getvalue().replace("\x1b[2J", "").replace("\x1b[H", "")
+    return text.removesuffix("\n").split("\n")
 
 
 def players(game: game_pb2.Game, *names: str) -> None:

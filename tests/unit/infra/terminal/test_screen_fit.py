@@ -16,7 +16,7 @@ from infra.terminal.menu import menu_of, with_page_size
 from infra.terminal.render import render_game
 from infra.terminal.render_common import Board, Focus, Focused
 from infra.terminal.screen import (
-    MIN_LOG_LINES,
+    Keys,
     Pan,
     draw,
     log_text,
@@ -127,8 +127,55 @@ def test_the_log_takes_the_rows_left_over() -> None:
     assert tall[-6] == "r100: Ana placed a tile"  # newest last
     short, _ = _frame(80, 24, render_game(_qwirkle(*WIDE), None, ME), log, MENU)
     shown = [line for line in short if line.startswith("r")]
-    assert len(shown) >= MIN_LOG_LINES
-    assert shown[-1] == "r100: Ana placed a tile"
+    assert shown == ["r100: Ana placed a tile"][: len(shown)]  # none, or the newest
+
+
+def _crowded() -> game_pb2.Game:
+    """Returns a late Qwirkle game with a long id, seen from Ana's seat."""
+    game = _qwirkle(*WIDE)
+    game.name = "games/afdfa25f-865d-5edb-99e9-966107dba45c"
+    game.revision, game.move_count = 27, 5
+    for player in game.players:
+        player.name = f"{game.name}/players/{player.seat}"
+    tile = q.QwirkleTile(color=COLOURS[0], shape=SHAPES[0])
+    game.qwirkle_view.private_state.rack.extend([tile] * 6)
+    return game
+
+
+def test_on_a_turn_the_log_and_moves_leave_the_scores_and_the_rack() -> None:
+    game = _crowded()
+    log = log_text([f"r{n}: Ana placed a tile" for n in range(1, 30)])
+    error = Text("MOVE_NOT_UNDOABLE: the move revealed tiles")
+    table = render_game(game, None, f"{game.name}/players/0")
+    lines, _ = _frame(80, 24, table, log, MENU, error)
+    _fits(lines, 80, 24)
+    assert lines[0].startswith("Qwirkle  games/afdfa25f…  in progress  revision 27")
+    assert [line.split()[0] for line in lines if line.endswith(" 0")] == [
+        "Ana",
+        "Ben",
+        "Cy",
+    ]
+    assert any(line.startswith("Your rack: ") for line in lines)
+    assert lines[-6:] == [*MENU.plain.split("\n"), error.plain]
+    assert _row(lines, 9)  # a window of the board, around the last tile
+
+
+def test_the_header_fits_one_line_and_is_never_cropped() -> None:
+    game = _crowded()
+    me = f"{game.name}/players/0"
+    wide, _ = _frame(120, 24, render_game(game, None, me))
+    assert wide[0].endswith(
+        f"{game.name}  in progress  revision 27, move 5  you are Ana"
+    )
+    narrow, _ = _frame(80, 24, render_game(game, None, me))
+    assert narrow[0] == (
+        "Qwirkle  games/afdfa25f…  in progress  revision 27, move 5  you are Ana"
+    )
+    tiny, _ = _frame(60, 24, render_game(game, None, me))
+    assert tiny[0] == "Qwirkle  games/afdfa25f…  in progress  revision 27, move 5"
+    tallest = Text("\n".join(f"move {n}" for n in range(30)))
+    crowded, _ = _frame(80, 12, render_game(game, None, me), tallest)
+    assert crowded[0].startswith("Qwirkle  games/")
 
 
 def test_a_table_without_a_board_scrolls_and_the_rest_stays() -> None:
@@ -193,3 +240,16 @@ def test_the_move_list_pages_by_the_terminals_height() -> None:
     paged = with_page_size(replace(menu, page=2), 5)
     assert paged.page_size == 5
     assert paged.page * 5 <= 24 < (paged.page + 1) * 5  # move 25 is still shown
+
+
+def test_the_pan_keys_are_named_only_when_something_pans() -> None:
+    keys = Keys("7 legal moves", "q: quit")
+    short, _ = _frame(80, 24, Text("Split: no board\nscores"), MENU, keys)
+    assert short[-1] == "7 legal moves   q: quit"
+    tall = Text("\n".join(f"line {n}" for n in range(40)))
+    scrolled, _ = _frame(80, 24, tall, MENU, keys)
+    assert scrolled[-1] == "7 legal moves   <, >, ^, v: pan   q: quit"
+    board, _ = _frame(80, 24, render_game(_qwirkle(*WIDE), None, ME), MENU, keys)
+    assert board[-1] == "7 legal moves   <, >, ^, v: pan   q: quit"
+    small, _ = _frame(80, 24, render_game(_qwirkle((0, 0)), None, ME), MENU, keys)
+    assert small[-1] == "7 legal moves   q: quit"
