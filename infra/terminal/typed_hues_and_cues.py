@@ -80,7 +80,10 @@ def hint(game: game_pb2.Game) -> str:
     """Returns what may be typed besides a number, for the prompt."""
     phase = game.hues_and_cues_view.phase
     if phase == pb.HUES_AND_CUES_PHASE_FIRST_CUE:
-        return "or type a target and a cue: H15 ocean (N word: the Nth target)"
+        # The example is a square of the cue giver's own card, so it works as typed.
+        card = game.hues_and_cues_view.card.squares
+        example = f"{card[0].id} ocean" if card else "a square and a word"
+        return f"or type a target and a cue: {example} (N word: the Nth target)"
     if phase == pb.HUES_AND_CUES_PHASE_SECOND_CUE:
         return "or type a second cue of one or two words, or skip"
     return "or type a square, e.g. H15"

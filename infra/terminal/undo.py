@@ -20,7 +20,8 @@ TAKEBACK_WORDS = {"t", "takeback"}
 ACCEPT_WORDS = {"y", "yes"}
 DECLINE_WORDS = {"n", "no"}
 REMEMBERED = 64  # moves whose description a proposal may name
-HELP = "u: take back your last move   t: propose a takeback"
+# In Qwirkle and Gnoming A Round every move draws, so ``u`` is always refused.
+HELP = "u: take back a move that revealed nothing   t: propose a takeback"
 
 
 def parse(text: str, *, answering: bool) -> Command | None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.text import Text
 from tabletop.v1 import game_pb2, game_type_pb2, hues_and_cues_pb2
 
-from infra.terminal.render import render_game
+from infra.terminal.render import hint, render_game, typed_move
 from infra.terminal.render_hues_and_cues import ROW_LETTERS, square_id
-from tests.unit.infra.terminal.drawing import new_game, screen
+from tests.unit.infra.terminal.drawing import fitted, new_game, screen
 
 h = hues_and_cues_pb2
 
@@ -120,3 +122,31 @@ def test_the_cue_giver_sees_their_card_and_target() -> None:
 def test_without_the_catalogue_the_board_is_still_drawn() -> None:
     text, _ = screen(render_game(_game(), None))
     assert _at(text, "H15") == "b1"
+
+
+def test_the_cue_givers_example_is_a_square_of_their_own_card() -> None:
+    game = _game()
+    view = game.hues_and_cues_view
+    view.phase = h.HUES_AND_CUES_PHASE_FIRST_CUE
+    view.card.squares.extend([_square("B3"), _square("C20")])
+    example = hint(game)
+    assert "or type a target and a cue: B3 ocean" in example
+    assert typed_move(game, "B3 ocean", []) is not None  # as typed, it plays
+
+
+def test_a_long_scored_round_wraps_on_an_80_column_screen() -> None:
+    game = _game()
+    for player in game.players:
+        player.display_name = f"Player {player.display_name}"
+    last = game.hues_and_cues_view.last_round
+    last.round, last.pieces_in_frame = 1, 0
+    last.target.CopyFrom(_square("G19"))
+    for player in game.players:
+        last.points.add(player=player.name, points=1)
+    moves = Text("\n".join(f"{n:>4}  guess A{n}" for n in range(1, 10)))
+    lines = fitted(80, 24, render_game(game, _info()), moves)
+    assert "  games/g1  in progress" in lines[0]
+    assert lines[-9:] == moves.plain.split("\n")
+    text = " ".join(line.strip() for line in lines)
+    assert "Player Ana +1, Player Ben +1, Player Cy +1" in text
+    assert max(cell_len(line) for line in lines) <= 80

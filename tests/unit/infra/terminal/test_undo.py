@@ -101,7 +101,9 @@ def test_n_pages_the_list_unless_a_proposal_awaits_an_answer() -> None:
     assert choose(menu, "n", game) == Show(menu)
     text, _ = screen(render_menu(menu, game))
     assert "n/p: next/previous page" in text
-    assert "u: take back your last move   t: propose a takeback" in text
+    help_line = "u: take back a move that revealed nothing   t: propose a takeback"
+    assert f"{help_line}   r: resign\n" in text
+    assert len(f"{help_line}   r: resign") <= 80  # one line of the narrowest screen
     text, _ = screen(render_menu(menu, game, answering=True))
     assert "n/p" not in text
     assert "y/n: accept/decline the takeback" in text
