@@ -94,6 +94,7 @@ def play(request: SeatRequest, console: Console, reader: LineReader) -> int:
         status = wait_for_start(session, request.players or fewest)
         status = turns(session) if status is None else status
     except KeyboardInterrupt:
+        session.console.print()  # the notice starts under the prompt's line
         _say_left(session)
         raise
     finally:
@@ -133,12 +134,14 @@ def reload(session: Session) -> None:
 
 
 def _answer(session: Session, text: str) -> bool:
-    """Acts on a typed line; True when the person quits."""
+    """Acts on a typed line; True when the person quits. A message shown
+    goes with the next line typed but a pan (which only moves the board)."""
     me = session.table.seat.player
     pan = None if session.confirming else panned(text, session.pan)
     if pan is not None:
         session.pan = pan
         return False
+    session.message = ""
     if session.confirming or has_resigned(session.game, me):
         return _resigning(session, text)
     if asks_to_resign(text):

@@ -37,9 +37,9 @@ class Session:
     moves: dict[int, str] = field(default_factory=dict)  # described moves by revision
     lost: bool = False  # the server is away: calls and the feed are retried
     pan: Pan = field(default_factory=Pan)  # the board's window, from the action
-    # The message as last drawn and the game's revision then: it goes once the
-    # game moves on.
-    noted: tuple[str, int] = ("", 0)
+    # The message as last drawn and whether it was the caller's turn then: it
+    # stays until the next typed line, or until the caller's turn starts or ends.
+    noted: tuple[str, bool] = ("", False)
 
 
 def take_items(session: Session, first: Item) -> None:
@@ -86,18 +86,20 @@ def load_game(session: Session) -> None:
     ``Game.caller`` names the caller's seat as it is now, so a seat resumed
     after players before it left (while this client was not running) is
     followed too. The game's record digest is kept as the seat's receipt.
-    A game that moved on re-centres the board and drops a message drawn
-    before. A call that fails raises, the server being away included.
+    A game that moved on re-centres the board; a message drawn before goes
+    once the caller's turn started or ended since (a refusal stays readable
+    while the others move). A call that fails raises, the server being away
+    included.
     """
     game = get_game(session.table.connection, session.table.seat.game)
     session.lost = False
     if game.revision != session.game.revision:
         session.pan = Pan()
     session.game = game
-    message, revision = session.noted
-    if message and session.message == message and revision != game.revision:
-        session.message, session.noted = "", ("", game.revision)
     seat = session.table.seat
+    message, turn = session.noted
+    if message and session.message == message and turn != my_turn(game, seat.player):
+        session.message, session.noted = "", ("", False)
     if session.game.caller and session.game.caller != seat.player:
         session.table = replace(
             session.table, seat=replace(seat, player=session.game.caller)
@@ -107,9 +109,18 @@ def load_game(session: Session) -> None:
 
 
 def note_message(session: Session) -> None:
-    """Notes the revision a message is first drawn at (see ``load_game``)."""
+    """Notes whether it was the caller's turn when a message was first drawn
+    (see ``load_game``)."""
     if session.message != session.noted[0]:
-        session.noted = (session.message, session.game.revision)
+        turn = my_turn(session.game, session.table.seat.player)
+        session.noted = (session.message, turn)
+
+
+def my_turn(game: game_pb2.Game, player: str) -> bool:
+    """Returns whether the game, in progress, waits for the player to act
+    (``Game.players_to_act``: several in a simultaneous phase)."""
+    acting = set(game.players_to_act) or {game.current_player}
+    return game.state == game_pb2.GAME_STATE_IN_PROGRESS and player in acting
 
 
 def keep_receipt(session: Session, revision: int, digest: str) -> None:
