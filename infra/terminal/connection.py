@@ -25,7 +25,11 @@ HINTS = {
     "INVALID_INVITE_CODE": "A private table is joined with the invite code its "
     "host shared: tabletop play --join GAME_ID --code CODE",
 }
-_GAME_ID = re.compile(r"^(?:games/)?([0-9A-Za-z-]{1,64})$")
+# A game's id is a UUID (the server's one spelling is lower case).
+_GAME_ID = re.compile(
+    r"^(?:games/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",
+    re.IGNORECASE,
+)
 
 Metadata = tuple[tuple[str, str], ...]
 
@@ -88,8 +92,11 @@ def game_name(game_id: str) -> str:
     """Returns ``games/{id}`` for an id given with or without the prefix."""
     found = _GAME_ID.match(game_id.strip())
     if found is None:
-        raise ClientError(f"not a game id: {game_id!r} (expected games/<id> or <id>)")
-    return f"games/{found.group(1)}"
+        raise ClientError(
+            f"not a game id: {game_id!r} (a game id is a UUID, given as it is "
+            "or as games/<id>)"
+        )
+    return f"games/{found.group(1).lower()}"
 
 
 def error_reason(error: grpc.RpcError) -> str:

@@ -16,6 +16,7 @@ from infra.terminal.games import Catalogue
 
 PAGE_SIZE = 200  # the most ListMyGames returns at once
 MAX_GAMES = 5000  # read at most, should a server keep giving pages
+ID_CELLS = 36  # a game id (a UUID), shown whole so that it can be copied
 STATES = {
     game_pb2.GAME_STATE_WAITING_FOR_PLAYERS: "waiting",
     game_pb2.GAME_STATE_IN_PROGRESS: "playing",
@@ -46,7 +47,8 @@ def my_games(connection: Connection) -> list[game_service_pb2.MyGame]:
 def my_games_table(games: list[game_service_pb2.MyGame], catalogue: Catalogue) -> Table:
     """Returns the player's games: id, type, state, seat, turn, players and scores."""
     table = Table(title="Your games (play with tabletop play --join GAME_ID)")
-    for column in ("game", "type", "state", "you", "turn", "players"):
+    add_id_column(table)
+    for column in ("type", "state", "you", "turn", "players"):
         table.add_column(column)
     for game in games:
         add_plain_row(
@@ -59,6 +61,11 @@ def my_games_table(games: list[game_service_pb2.MyGame], catalogue: Catalogue) -
             players_line(game),
         )
     return table
+
+
+def add_id_column(table: Table) -> None:
+    """Adds the ``game`` column: its ids are never cut, the other columns wrap."""
+    table.add_column("game", no_wrap=True, min_width=ID_CELLS)
 
 
 def add_plain_row(table: Table, *cells: str) -> None:

@@ -26,7 +26,13 @@ from infra.terminal.account import sign_in
 from infra.terminal.connection import UNARY_TIMEOUT, Connection, catalogue, with_token
 from infra.terminal.credentials import with_session
 from infra.terminal.games import Catalogue, info_name, spelled
-from infra.terminal.my_games import STATES, add_plain_row, my_games, my_games_table
+from infra.terminal.my_games import (
+    STATES,
+    add_id_column,
+    add_plain_row,
+    my_games,
+    my_games_table,
+)
 from infra.terminal.render import renderer_for
 from infra.terminal.seats import Seat, load_seat, state_dir
 
@@ -116,23 +122,28 @@ def _own_tables(
 def game_types_table(games: Catalogue) -> Table:
     """Returns the game types the server plays, as ``tabletop play`` names them."""
     table = Table(title="Games (open a table with tabletop play GAME_TYPE)")
-    for column in ("GAME_TYPE", "game", "players", ""):
+    notes = {
+        info.game_type: "" if renderer_for(info.game_type) else "cannot draw it"
+        for info in games.game_types
+    }
+    noted = any(notes.values())  # a note column only when a type needs one
+    for column in ("GAME_TYPE", "game", "players", "this client")[: 3 + noted]:
         table.add_column(column)
     for info in games.game_types:
-        drawn = renderer_for(info.game_type) is not None
-        add_plain_row(
-            table,
+        cells = (
             spelled(info_name(info)),
             games.display_name(info.game_type),
             f"{info.min_players}-{info.max_players}",
-            "" if drawn else "this client cannot draw it",
+            notes[info.game_type],
         )
+        add_plain_row(table, *cells[: 3 + noted])
     return table
 
 
 def _own_table(own: list[Kept], games: Catalogue) -> Table:
     table = Table(title="Your tables (resume with tabletop play --join GAME_ID)")
-    for column in ("game", "type", "state", "seats", "you", "invite code"):
+    add_id_column(table)
+    for column in ("type", "state", "seats", "you", "invite code"):
         table.add_column(column)
     for game, seat in own:
         you = game.caller.rsplit("/", 1)[-1] if game.caller else "?"
@@ -160,7 +171,8 @@ def _you(index: str, seat: Seat, *, host: bool) -> str:
 
 def _open_table(open_games: list[game_pb2.Game], games: Catalogue) -> Table:
     table = Table(title="Open tables")
-    for column in ("game", "type", "seats", "host", "closes"):
+    add_id_column(table)
+    for column in ("type", "seats", "host", "closes"):
         table.add_column(column)
     for game in open_games:
         host = next((p.display_name for p in game.players if p.name == game.host), "")

@@ -86,9 +86,12 @@ def test_a_seat_file_may_be_chosen(tmp_path: Path) -> None:
 
 
 def test_game_ids_are_accepted_with_or_without_the_prefix() -> None:
-    assert game_name("abc-1") == game_name("games/abc-1") == "games/abc-1"
-    with pytest.raises(ClientError):
-        game_name("games/../x")
+    game_id = "afdfa25f-865d-5edb-99e9-966107dba45c"
+    assert game_name(game_id) == game_name(f"games/{game_id}") == f"games/{game_id}"
+    assert game_name(f" {game_id.upper()}\n") == f"games/{game_id}"
+    for typed in ("games/../x", "nonexistent", "abc-1", f"games/{game_id}x"):
+        with pytest.raises(ClientError, match=r"^not a game id: .*a game id is a UUID"):
+            game_name(typed)
 
 
 @pytest.mark.parametrize(

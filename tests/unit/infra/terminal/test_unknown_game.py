@@ -82,7 +82,15 @@ def test_the_lobby_lists_it_and_says_it_cannot_be_drawn() -> None:
     assert qwirkle.split()[:4] == ["│", "qwirkle", "│", "Qwirkle"]
     assert "cannot draw" not in qwirkle
     assert chess.split()[:4] == ["│", "chess", "│", "Chess"]
-    assert "this client cannot draw it" in chess
+    assert "cannot draw it" in chess
+    assert "┃ this client    ┃" in text  # the note's column is named
+
+
+def test_a_lobby_of_games_it_draws_has_no_note_column() -> None:
+    drawn = Catalogue(tuple(i for i in SERVER.game_types if i.display_name != "Chess"))
+    text, _ = screen(game_types_table(drawn))
+    heading = next(line for line in text.splitlines() if line.startswith("┃"))
+    assert heading.split() == ["┃", "GAME_TYPE", "┃", "game", "┃", "players", "┃"]
 
 
 def test_play_refuses_it_by_name_and_an_unplayed_game_with_the_servers_list() -> None:
