@@ -23,7 +23,9 @@ from infra.terminal.games import (
     spelled,
     view_member,
 )
+from infra.terminal.my_games import my_games_table
 from infra.terminal.render import RENDERERS, renderer_for
+from tests.unit.infra.terminal.drawing import screen
 
 GAME_TYPE_ENUM = game_pb2.GameType.DESCRIPTOR
 
@@ -154,3 +156,19 @@ def test_the_catalogue_is_asked_once_per_connection() -> None:
     assert game_type_info(seated, game_pb2.GAME_TYPE_QWIRKLE) is None
     assert stub.calls == 1
     channel.close()
+
+
+def test_my_games_show_whole_ids_at_80_columns() -> None:
+    game_id = "a4d8dba9-68f1-4a3b-9c1e-0123456789ab"
+    mine = game_service_pb2.MyGame(
+        game=f"games/{game_id}",
+        game_type=game_pb2.GAME_TYPE_QWIRKLE,
+        state=game_pb2.GAME_STATE_IN_PROGRESS,
+        player=f"games/{game_id}/players/0",
+        my_turn=True,
+    )
+    for name in ("Ana Long Name", "Bot 1", "Bot 2", "Someone Else"):
+        mine.players.add(display_name=name, score=12)
+    text, _ = screen(my_games_table([mine], Catalogue()), 80)
+    assert f"│ {game_id} │" in text
+    assert max(len(line) for line in text.splitlines()) <= 80

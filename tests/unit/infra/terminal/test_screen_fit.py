@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 from rich.cells import cell_len
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import common_pb2, game_pb2, hues_and_cues_pb2, move_pb2
 from tabletop.v1 import qwirkle_pb2 as q
@@ -253,3 +253,14 @@ def test_the_pan_keys_are_named_only_when_something_pans() -> None:
     assert board[-1] == "7 legal moves   <, >, ^, v: pan   q: quit"
     small, _ = _frame(80, 24, render_game(_qwirkle((0, 0)), None, ME), MENU, keys)
     assert small[-1] == "7 legal moves   q: quit"
+
+
+def test_a_replays_revision_line_shows_under_a_board_too_tall() -> None:
+    status = Text("revision 284/284  the game finished; won by Ana")
+    table = Group(render_game(_crowded(), None), status)
+    help_line = Keys("n or Enter next   p previous   g N go to revision N", "q quit")
+    lines, _ = _frame(80, 24, table, help_line, Text("the last revision"))
+    _fits(lines, 80, 24)
+    assert lines[0].startswith("Qwirkle  games/")
+    assert status.plain in lines
+    assert lines[-2].endswith("<, >, ^, v: pan   q quit")
