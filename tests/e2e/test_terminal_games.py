@@ -211,7 +211,7 @@ def test_hues_and_cues_the_terminal_gives_typed_cues(
     card = [s.id for s in get(server.stub, name, cy).hues_and_cues_view.card.squares]
     assert len(card) == 4
     assert _marked(shown) == dict.fromkeys(card, "<>")
-    assert "or type a target and a cue: H15 ocean" in shown
+    assert f"or type a target and a cue: {card[0]} ocean" in shown  # as typed, it plays
     assert "4 legal moves; page 1/1" in shown
 
     # A basic colour word as the cue, for a target by number, is refused.
