@@ -15,7 +15,7 @@ from tabletop.v1 import game_pb2, move_pb2
 from infra.terminal.render import describe_move, hint, typed_move
 from infra.terminal.resign import HELP as RESIGN_HELP
 from infra.terminal.screen import Keys
-from infra.terminal.undo import HELP as UNDO_HELP
+from infra.terminal.undo import TAKEBACK_KEY, UNDO_KEY
 
 PAGE_SIZE = 12
 QUIT_WORDS = {"q", "quit", "exit"}
@@ -103,14 +103,12 @@ def render_menu(
     if menu.query:
         status += f", {len(shown)} matching '{menu.query}'"
     status += f"; page {page + 1}/{pages(menu)}"
-    lines.append(Keys(status, "q: quit"))
     paging = "p: previous page" if answering else "n/p: next/previous page"
-    help_line = f"number: play it   /words: filter (/ clears)   {paging}"
-    lines.append(Text(help_line, style="dim"))
-    if typed := hint(game):
-        lines.append(Text(typed, style="dim"))
-    answer = "y/n: accept/decline the takeback   " if answering else ""
-    lines.append(Text(f"{answer}{UNDO_HELP}   {RESIGN_HELP}", style="dim"))
+    answer = "y/n: accept/decline the takeback" if answering else ""
+    # As many to a line as fit: on a small screen the rows go to the table.
+    keys = ("q: quit", "number: play it", "/words: filter (/ clears)", paging)
+    undo = (answer, UNDO_KEY, TAKEBACK_KEY, RESIGN_HELP)
+    lines.append(Keys((status,), (*keys, hint(game), *undo)))
     return Group(*lines)
 
 

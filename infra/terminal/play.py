@@ -64,8 +64,14 @@ from infra.terminal.session import (
     note_message,
     take_items,
 )
-from infra.terminal.undo import HELP as UNDO_HELP
-from infra.terminal.undo import act, awaits_answer, parse, pending_line
+from infra.terminal.undo import (
+    TAKEBACK_KEY,
+    UNDO_KEY,
+    act,
+    awaits_answer,
+    parse,
+    pending_line,
+)
 from infra.terminal.waiting import WAIT_PROMPT, wait_for_start
 
 MAX_MOVES = 5000  # more than any position of the five games offers
@@ -294,7 +300,7 @@ def _below(session: Session, *, final: bool) -> RenderableType:
     if session.menu is not None:
         return menu_lines(session.menu, session.game, answering=answering)
     waiting = Text(f"waiting for {waiting_for(session.game)}...", style="italic")
-    return Group(waiting, Keys(f"{UNDO_HELP}   {RESIGN_HELP}", "q: quit"))
+    return Group(waiting, Keys((UNDO_KEY, TAKEBACK_KEY, RESIGN_HELP), ("q: quit",)))
 
 
 def _say_left(session: Session) -> None:

@@ -130,7 +130,7 @@ def replay(server: str, game_id: str, console: Console, reader: LineReader) -> i
         pan = draw(
             console,
             Group(render_game(snapshot, info), status),
-            Keys(STEPS, "q quit"),
+            Keys((STEPS,), ("q quit",)),
             problem(message),
             pan=pan,
         )

@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment, Segments
@@ -36,6 +37,7 @@ UNFITTED = 100_000  # the rows of output that goes to no terminal
 STEPS = {"<": (0, -1), ">": (0, 1), "^": (-1, 0), "v": (1, 0)}
 CENTRE = "."
 PAN_HELP = "<, >, ^, v: pan"
+KEYS_SEP = "   "  # between two items of help on a line
 Line = list[Segment]
 
 
@@ -61,21 +63,28 @@ class Log:
 
 @dataclass(frozen=True, slots=True)
 class Keys:
-    """A dim line of help that names the pan keys between ``before`` and
-    ``after`` only when the frame drawn has something to pan."""
+    """Dim lines of help, their items as many to a line as the width takes;
+    the pan keys come between ``before`` and ``after`` only when the frame
+    drawn has something to pan."""
 
-    before: str
-    after: str = ""
+    before: tuple[str, ...]
+    after: tuple[str, ...] = ()
 
-    def text(self, *, pans: bool) -> Text:
-        """Returns the line, the pan keys in it or not."""
-        named = (self.before, PAN_HELP if pans else "", self.after)
-        return Text("   ".join(item for item in named if item), style="dim")
+    def text(self, width: int, *, pans: bool) -> Text:
+        """Returns the help packed to ``width`` cells, the pan keys in it or not."""
+        items = [*self.before, *((PAN_HELP,) if pans else ()), *self.after]
+        lines: list[str] = []
+        for item in filter(None, items):
+            if lines and cell_len(lines[-1]) + len(KEYS_SEP) + cell_len(item) <= width:
+                lines[-1] += f"{KEYS_SEP}{item}"
+            else:
+                lines.append(item)
+        return Text("\n".join(lines), style="dim")
 
     def __rich_console__(
         self, console: Console, options: ConsoleOptions
     ) -> RenderResult:
-        yield self.text(pans=True)
+        yield self.text(options.max_width, pans=True)
 
 
 def make_console() -> Console:
@@ -282,7 +291,7 @@ class Frame:
         elif isinstance(part, Header):
             yield from (_Title(line) for line in self._lines(part))
         elif isinstance(part, Keys):
-            yield from self._lines(part.text(pans=self.pans))
+            yield from self._lines(part.text(self.width, pans=self.pans))
         else:
             yield from self._lines(part)
 

@@ -34,7 +34,7 @@ from infra.terminal.screen import (
 )
 
 ENDED = {game_pb2.GAME_STATE_FINISHED, game_pb2.GAME_STATE_CLOSED}
-FOOTER = Keys("spectating; q quits")
+FOOTER = Keys(("spectating; q quits",))
 
 
 def spectate(server: str, game_id: str, console: Console, reader: LineReader) -> int:

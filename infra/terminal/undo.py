@@ -21,7 +21,9 @@ ACCEPT_WORDS = {"y", "yes"}
 DECLINE_WORDS = {"n", "no"}
 REMEMBERED = 64  # moves whose description a proposal may name
 # In Qwirkle and Gnoming A Round every move draws, so ``u`` is always refused.
-HELP = "u: take back a move that revealed nothing   t: propose a takeback"
+UNDO_KEY = "u: take back a move that revealed nothing"
+TAKEBACK_KEY = "t: propose a takeback"
+HELP = f"{UNDO_KEY}   {TAKEBACK_KEY}"
 
 
 def parse(text: str, *, answering: bool) -> Command | None:

@@ -127,9 +127,10 @@ def test_every_game_fits_an_80_by_24_terminal_turn_after_turn(
     args = ("play", game, "--bots", str(bots), "--bot-delay", "0", "--name", "Ana")
     screen = spawn(server, tmp_path, *args, "--guest", title=title, size=SMALL)
     for turn in range(3):
-        # The log has the rows the table and the moves leave: none, in Hues
-        # and Cues, whose board is windowed.
-        frame = _my_turn(screen, logged=turn > 0 and game != "hues-and-cues")
+        # The log has the rows the table and the moves leave: maybe none,
+        # beside a board.
+        logged = turn > 0 and game not in ("qwirkle", "hues-and-cues")
+        frame = _my_turn(screen, logged=logged)
         assert title in frame
         if game == "hues-and-cues":  # its board is taller than 24 rows
             assert "<, >, ^, v: pan" in frame
@@ -230,7 +231,7 @@ def test_a_message_stays_until_the_persons_turn_starts(
         submit(server.stub, name, tokens[seat], moves[0], expected_revision=revision)
         if seat == 1:
             assert "not your turn: waiting for Ben" in _drawn_at(screen, revision + 1)
-    frame = _my_turn(screen)
+    frame = _my_turn(screen, logged=False)
     assert "not your turn" not in frame
     screen.child.sendline("q")
     assert screen.finish() == 0

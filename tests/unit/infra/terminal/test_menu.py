@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich.text import Text
 from tabletop.v1 import game_pb2, hues_and_cues_pb2, move_pb2
 
-from infra.terminal.menu import Quit, Show, Submit, choose, matching, menu_of, pages
+from infra.terminal.menu import (
+    Quit,
+    Show,
+    Submit,
+    choose,
+    matching,
+    menu_of,
+    pages,
+    render_menu,
+    with_page_size,
+)
 from infra.terminal.render_hues_and_cues import square_id
-from tests.unit.infra.terminal.drawing import new_game
+from tests.unit.infra.terminal.drawing import fitted, new_game
 
 h = hues_and_cues_pb2
 
@@ -114,3 +125,17 @@ def test_q_quits_and_nonsense_is_explained() -> None:
     nonsense = choose(menu, "H15", game)
     assert isinstance(nonsense, Show)
     assert nonsense.message == "not understood: 'H15'"
+
+
+HINT = "or type a square, e.g. H15"
+
+
+def test_the_help_takes_as_few_lines_as_80_columns_allow() -> None:
+    game, moves = _guessing()
+    menu = with_page_size(menu_of(moves, 3), 5)
+    lines = fitted(80, 24, Text("a table with no board"), render_menu(menu, game))
+    assert lines[6:] == [
+        f"{len(moves)} legal moves; page 1/{pages(menu)}   q: quit   number: play it",
+        ("/words: filter (/ clears)   n/p: next/previous page   " + HINT),
+        "u: take back a move that revealed nothing   t: propose a takeback   r: resign",
+    ]

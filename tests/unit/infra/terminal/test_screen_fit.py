@@ -243,7 +243,7 @@ def test_the_move_list_pages_by_the_terminals_height() -> None:
 
 
 def test_the_pan_keys_are_named_only_when_something_pans() -> None:
-    keys = Keys("7 legal moves", "q: quit")
+    keys = Keys(("7 legal moves",), ("q: quit",))
     short, _ = _frame(80, 24, Text("Split: no board\nscores"), MENU, keys)
     assert short[-1] == "7 legal moves   q: quit"
     tall = Text("\n".join(f"line {n}" for n in range(40)))
@@ -258,7 +258,9 @@ def test_the_pan_keys_are_named_only_when_something_pans() -> None:
 def test_a_replays_revision_line_shows_under_a_board_too_tall() -> None:
     status = Text("revision 284/284  the game finished; won by Ana")
     table = Group(render_game(_crowded(), None), status)
-    help_line = Keys("n or Enter next   p previous   g N go to revision N", "q quit")
+    help_line = Keys(
+        ("n or Enter next   p previous   g N go to revision N",), ("q quit",)
+    )
     lines, _ = _frame(80, 24, table, help_line, Text("the last revision"))
     _fits(lines, 80, 24)
     assert lines[0].startswith("Qwirkle  games/")
