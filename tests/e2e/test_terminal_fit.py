@@ -36,6 +36,7 @@ LOST = "connection lost, retrying..."
 REVISION = re.compile(r"revision\s+(\d+),")
 ROW = re.compile(r"^([A-P]) ", re.MULTILINE)  # a Hues and Cues board row
 ENTRY = re.compile(r"^\s+\d+  \S", re.MULTILINE)  # a line of the move list
+PAGES = re.compile(r"(\d+) legal moves; page \d+/(\d+)")
 # Each game, the bots it is played against, and its title.
 GAMES = (
     ("qwirkle", 1, "Qwirkle"),
@@ -115,7 +116,8 @@ def _redrawn(screen: Screen, entries: int) -> str:
     for _ in range(20):  # a redraw for each item of the feed, then the resize
         screen.expect(MOVE_PROMPT)
         frame = screen.frames()[-1]
-        if len(ENTRY.findall(frame)) == entries:
+        paged = PAGES.search(frame)  # a move's first line may be cut, not its page
+        if paged and -(-int(paged[1]) // entries) == int(paged[2]):
             return frame
     pytest.fail(f"never drawn with {entries} moves a page:\n{frame}")
 
