@@ -25,7 +25,8 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.text import Text
 
-from infra.terminal.render_common import Board, Focus, Focused, Header
+from infra.terminal.header import Header
+from infra.terminal.render_common import Board, Focus, Focused
 
 PAN_HELP = "<, >, ^, v: pan"
 KEYS_SEP = "   "  # between two items of help on a line

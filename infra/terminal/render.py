@@ -22,11 +22,11 @@ from infra.terminal import (
     render_split,
 )
 from infra.terminal.games import display_name, name_of
+from infra.terminal.header import header
 from infra.terminal.render_common import (
     Focused,
     Renderer,
     describe_lifecycle,
-    header,
     names_of,
     scores,
 )

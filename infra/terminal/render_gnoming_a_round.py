@@ -15,7 +15,8 @@ from tabletop.v1 import (
     move_pb2,
 )
 
-from infra.terminal.render_common import WIDTH, Renderer, header, packed, seat_of, short
+from infra.terminal.header import header
+from infra.terminal.render_common import WIDTH, Renderer, packed, seat_of, short
 
 pb = gnoming_a_round_pb2
 KIND_STYLES = {

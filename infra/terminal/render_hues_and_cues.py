@@ -14,12 +14,12 @@ from tabletop.v1 import (
     move_pb2,
 )
 
+from infra.terminal.header import header
 from infra.terminal.render_common import (
     Board,
     Focus,
     Renderer,
     contrast,
-    header,
     scores,
     seat_of,
 )

@@ -8,11 +8,11 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, qwirkle_pb2
 
+from infra.terminal.header import header
 from infra.terminal.render_common import (
     Board,
     Focus,
     Renderer,
-    header,
     scores,
     seat_of,
 )

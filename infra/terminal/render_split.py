@@ -9,7 +9,8 @@ from rich.table import Table
 from rich.text import Text
 from tabletop.v1 import event_pb2, game_pb2, game_type_pb2, move_pb2, split_pb2
 
-from infra.terminal.render_common import Renderer, header, packed, seat_of, short
+from infra.terminal.header import header
+from infra.terminal.render_common import Renderer, packed, seat_of, short
 
 SUIT_STYLES = {
     "H": "bold #E53935",
