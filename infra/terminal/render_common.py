@@ -264,8 +264,10 @@ def describe_undo(event: event_pb2.GameEvent, names: Mapping[str, str]) -> str |
     if kind == "undo_resolved":
         resolved = event.undo_resolved
         who = names.get(resolved.player, "a player")
+        # Logged after the moves it took back: the last answer settles it.
+        agreed = f"takeback agreed by all ({who} answered last)"
         return {
-            event_pb2.UNDO_OUTCOME_ACCEPTED: f"takeback accepted by {who}",
+            event_pb2.UNDO_OUTCOME_ACCEPTED: agreed,
             event_pb2.UNDO_OUTCOME_REJECTED: f"takeback declined by {who}",
             event_pb2.UNDO_OUTCOME_EXPIRED: "takeback proposal expired",
             event_pb2.UNDO_OUTCOME_WITHDRAWN: "takeback proposal withdrawn",

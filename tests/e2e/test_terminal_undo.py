@@ -136,7 +136,9 @@ def test_qwirkle_a_move_needs_consent_and_an_accepted_takeback_restores_the_boar
         timeout=10,
     )
     screen.expect(rf"r\d+: Ben took back 1 move \(back to revision {revision}\)\n")
-    after = _logged(screen, "takeback accepted by Ana", "your move> ")
+    after = _logged(
+        screen, r"takeback agreed by all \(Ana answered last\)", "your move> "
+    )
     assert _grid_and_rack(after) == _grid_and_rack(before)
     assert "asked to take back" not in after
     screen.child.sendline("q")

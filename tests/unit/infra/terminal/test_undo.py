@@ -179,7 +179,7 @@ def test_a_lapsed_proposal_is_shown_expired_and_needs_no_answer() -> None:
                     outcome=event_pb2.UNDO_OUTCOME_ACCEPTED, player=CY
                 )
             ),
-            "takeback accepted by Cy",
+            "takeback agreed by all (Cy answered last)",
         ),
         (
             event_pb2.GameEvent(
