@@ -86,9 +86,16 @@ async function route(): Promise<void> {
   }
 }
 
+/** Enables the seat forms once a game's page can act on them; until then a
+ * click would reach no page (the buttons start disabled in index.html). */
+function seatFormsReady(ready: boolean): void {
+  for (const id of ["open-seat", "join-with-code"]) byId<HTMLButtonElement>(id).disabled = !ready;
+}
+
 /** Opens a game's page, with the seat this tab holds there if any. */
 async function openGame(name: string): Promise<void> {
   current?.stop();
+  seatFormsReady(false);
   useSeatToken("");
   // The game's type picks its board; GetGame tells it (the page reads the game again when it starts).
   let gameType: GameType | undefined;
@@ -103,6 +110,7 @@ async function openGame(name: string): Promise<void> {
   const token = sessionStorage.getItem(seatKey(name)) ?? "";
   const page = new GamePage(name, types.get(gameType), gameType, token, () => void openGame(name));
   current = page;
+  seatFormsReady(true);
   await page.start();
 }
 
