@@ -178,6 +178,11 @@ class Watch:
         """The page shows the paused revision, and nothing hidden."""
         desktop = self.desktop
         assert middle.scores == _scores(middle.game)
+        # Whose turn: every player the game waits for (Game.players_to_act).
+        names = {player.name: player.display_name for player in middle.game.players}
+        acting = ", ".join(names[name] for name in middle.game.players_to_act)
+        summary = desktop.page.locator("#game-summary").inner_text()
+        assert not acting or f"{acting} to play" in summary, summary
         shown = shown_pieces(self.slug, middle.board)
         assert shown == expected_pieces(self.slug, middle.game)
 

@@ -35,12 +35,20 @@ export function stateKey(state: GameState): string {
   return stateText(state).replace(" for players", "").replaceAll(" ", "-");
 }
 
+/** Returns the players the game waits for: `players_to_act` (several in a
+ * simultaneous phase), or `current_player` from a server that predates it. */
+export function playersToAct(game: Game): string[] {
+  if (game.state !== GameState.IN_PROGRESS) return [];
+  if (game.playersToAct.length > 0) return game.playersToAct;
+  return game.currentPlayer === "" ? [] : [game.currentPlayer];
+}
+
 /** Returns the line under the title: state, revision, whose turn, seats, visibility. */
 export function summaryText(game: Game, context: BoardContext): string {
   const parts = [stateText(game.state), `revision ${game.revision}`, `move ${game.moveCount}`];
-  if (game.state === GameState.IN_PROGRESS && game.currentPlayer !== "") {
-    parts.push(game.currentPlayer === context.me ? "your turn" : `${nameOf(game.currentPlayer, context)} to play`);
-  }
+  const acting = playersToAct(game);
+  if (acting.includes(context.me)) parts.push("your turn");
+  else if (acting.length > 0) parts.push(`${acting.map((p) => nameOf(p, context)).join(", ")} to play`);
   if (game.state === GameState.WAITING_FOR_PLAYERS) parts.push(`${game.players.length} of ${game.maxPlayers} seats taken`);
   if (game.turnDeadline !== undefined && game.state === GameState.IN_PROGRESS) {
     parts.push(`turn ends ${timestampDate(game.turnDeadline).toLocaleTimeString()}`);
@@ -56,7 +64,7 @@ export function renderScores(list: HTMLElement, game: Game, context: BoardContex
     list,
     ...game.players.map((player) => {
       const winner = game.winners.includes(player.name);
-      const toAct = game.state === GameState.IN_PROGRESS && game.currentPlayer === player.name;
+      const toAct = playersToAct(game).includes(player.name);
       const marks = [
         player.name === context.me ? "you" : "",
         winner ? "★ winner" : "",
