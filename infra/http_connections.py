@@ -88,13 +88,17 @@ class GuardedProtocol(HttpToolsProtocol):
     _head_bytes = 0
     _headers = 0
     _heads = 0  # heads read whole on this connection
+    _messages = 0  # requests read whole on this connection
 
     def data_received(self, data: bytes) -> None:
-        heads = self._heads
+        heads, messages = self._heads, self._messages
         super().data_received(data)
-        # A chunk in which no head ended is all head (a head that ends in a
-        # chunk is at most that chunk: asyncio reads 256 KiB at most).
-        if self._in_head and heads == self._heads:
+        # A chunk in which no head ended and no request ended is all head (a
+        # head that ends in a chunk, or starts after a request that ends in it,
+        # is at most that chunk: asyncio reads 256 KiB at most). Counting a
+        # chunk whose first bytes ended a request's body would take that body
+        # for a head.
+        if self._in_head and heads == self._heads and messages == self._messages:
             self._head_bytes += len(data)
         if self._head_bytes > MAX_HEAD_BYTES or self._headers > MAX_HEADERS:
             self._refuse_head()
@@ -138,6 +142,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._arm()
 
     def on_message_complete(self) -> None:
+        self._messages += 1
         self._disarm()
         self._in_head, self._head_bytes, self._headers = True, 0, 0
         if not self.transport.is_closing():
